@@ -1,0 +1,58 @@
+# Tessera top-level entry points. Every target bootstraps missing Debian packages first,
+# then drives CMake (Ninja + ccache) in build/. See README.md.
+
+BUILD      ?= build
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?=
+CTEST_ARGS ?=
+
+.PHONY: all deps configure build run test regress lint synth synth-baseline docs clean distclean help
+
+all: build
+
+help:
+	@echo "make run      bootstrap, build, run the main demonstration"
+	@echo "make test     bootstrap, build, lint, synthesis check, whole regression"
+	@echo "make regress  make test with more seeds and longer runs"
+	@echo "make lint     verilator --lint-only -Wall on every RTL model"
+	@echo "make synth    yosys synthesis of every block, report vs baseline"
+	@echo "make docs     regenerate docs/reference from spec/"
+
+deps:
+	@scripts/bootstrap.sh
+
+$(BUILD)/build.ninja: | deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+
+configure: deps $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@scripts/run-demo.sh $(BUILD)
+
+lint: configure
+	cmake --build $(BUILD) --target lint
+
+synth: configure
+	cmake --build $(BUILD) --target synth
+
+# Accept the current synthesis figures as the new baseline (review the diff before committing).
+synth-baseline: synth
+	scripts/synth/update-baseline.sh $(BUILD)
+
+docs: configure
+	cmake --build $(BUILD) --target docs
+
+test: build lint synth
+	@scripts/run-tests.sh $(BUILD) $(CTEST_ARGS)
+
+regress: build lint synth
+	@TESSERA_REGRESS=1 scripts/run-tests.sh $(BUILD) $(CTEST_ARGS)
+
+clean:
+	-cmake --build $(BUILD) --target clean
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,101 @@
+# Tessera RTL build helpers. One call describes one model configuration; the same top, file
+# list, parameters and waivers feed the verilated library, `make lint` and `make synth`, so
+# the three can never disagree about what the design is.
+#
+# tessera_rtl_model(<name>
+#     TOP <module>
+#     SOURCES <sv files...>        packages first, in dependency order
+#     [INCLUDE_DIRS <dirs...>]     for `include files (prim_assert.svh lives in rtl/common)
+#     [PARAMS NAME=VALUE ...]      top-level parameter overrides (-G / chparam)
+#     [VLT <waiver files...>]      per-block Verilator waivers (.vlt), narrow and explained
+#     [SYNTH])                     also synthesize this configuration in `make synth`
+#
+# Produces: static library <name> holding class V<name> (#include "V<name>.h"), built with
+# --assert and FST tracing compiled in (switched on at run time by the harness), a
+# lint_<name> target attached to `lint`, and with SYNTH a synth_<name> target attached to
+# `synth` that writes build/synth/<name>.rpt and checks it against the committed baseline.
+
+set(TESSERA_RTL_COMMON_DIR ${CMAKE_SOURCE_DIR}/rtl/common)
+set(TESSERA_SYNTH_SCRIPT ${CMAKE_SOURCE_DIR}/scripts/synth/synth.sh)
+set(TESSERA_SYNTH_BASELINE_DIR ${CMAKE_SOURCE_DIR}/scripts/synth/baseline)
+
+function(tessera_rtl_model NAME)
+  cmake_parse_arguments(M "SYNTH" "TOP" "SOURCES;INCLUDE_DIRS;PARAMS;VLT" ${ARGN})
+  if(NOT M_TOP OR NOT M_SOURCES)
+    message(FATAL_ERROR "tessera_rtl_model(${NAME}): TOP and SOURCES are required")
+  endif()
+
+  set(_abs_sources)
+  foreach(_src ${M_SOURCES})
+    get_filename_component(_a ${_src} ABSOLUTE)
+    list(APPEND _abs_sources ${_a})
+  endforeach()
+  set(_abs_vlt)
+  foreach(_v ${M_VLT})
+    get_filename_component(_a ${_v} ABSOLUTE)
+    list(APPEND _abs_vlt ${_a})
+  endforeach()
+
+  set(_common_args --top-module ${M_TOP} -I${TESSERA_RTL_COMMON_DIR} -I${TESSERA_GEN_DIR})
+  foreach(_inc ${M_INCLUDE_DIRS})
+    get_filename_component(_a ${_inc} ABSOLUTE)
+    list(APPEND _common_args -I${_a})
+  endforeach()
+  set(_synth_params)
+  foreach(_p ${M_PARAMS})
+    list(APPEND _common_args -G${_p})
+    list(APPEND _synth_params ${_p})
+  endforeach()
+
+  # --- verilated library ------------------------------------------------------------------
+  add_library(${NAME} STATIC)
+  verilate(${NAME}
+    PREFIX V${NAME}
+    TRACE_FST
+    SOURCES ${_abs_vlt} ${_abs_sources}
+    VERILATOR_ARGS ${_common_args}
+      --assert                       # RTL assertions are part of every run
+      --x-assign unique --x-initial unique   # randReset(2) then seeds X from the run's seed
+      -Wno-fatal                     # warnings are `make lint`'s business, not the build's
+      -O3
+    OPT_FAST -O2
+    OPT_SLOW -O1)
+  target_link_libraries(${NAME} PUBLIC ZLIB::ZLIB)
+  # Generated code and Verilator's headers reach benches as system headers, so the
+  # project's -Wall -Wextra -Werror applies to our code only.
+  set_target_properties(${NAME} PROPERTIES SYSTEM TRUE)
+  # The harness needs to know a model was built with FST tracing.
+  target_compile_definitions(${NAME} PUBLIC TESSERA_MODEL_TRACE_FST=1)
+
+  # --- lint ---------------------------------------------------------------------------------
+  set(_stamp ${CMAKE_CURRENT_BINARY_DIR}/lint_${NAME}.stamp)
+  add_custom_command(OUTPUT ${_stamp}
+    COMMAND ${VERILATOR_BIN} --lint-only -Wall ${_common_args} ${_abs_vlt} ${_abs_sources}
+    COMMAND ${CMAKE_COMMAND} -E touch ${_stamp}
+    DEPENDS ${_abs_sources} ${_abs_vlt}
+    COMMENT "lint ${NAME} (verilator --lint-only -Wall, top ${M_TOP})"
+    VERBATIM)
+  add_custom_target(lint_${NAME} DEPENDS ${_stamp})
+  add_dependencies(lint lint_${NAME})
+
+  # --- synthesis ----------------------------------------------------------------------------
+  if(M_SYNTH)
+    set(_rpt ${CMAKE_BINARY_DIR}/synth/${NAME}.rpt)
+    string(REPLACE ";" "," _params_csv "${_synth_params}")
+    string(REPLACE ";" "," _sources_csv "${_abs_sources}")
+    set(_incs ${TESSERA_RTL_COMMON_DIR} ${TESSERA_GEN_DIR} ${M_INCLUDE_DIRS})
+    string(REPLACE ";" "," _incs_csv "${_incs}")
+    add_custom_command(OUTPUT ${_rpt}
+      COMMAND ${TESSERA_SYNTH_SCRIPT}
+        --name ${NAME} --top ${M_TOP} --sources "${_sources_csv}"
+        --params "${_params_csv}" --incdirs "${_incs_csv}"
+        --out ${CMAKE_BINARY_DIR}/synth --baseline ${TESSERA_SYNTH_BASELINE_DIR}
+        --yosys ${YOSYS_PROGRAM}
+      DEPENDS ${_abs_sources} ${TESSERA_SYNTH_SCRIPT}
+        ${CMAKE_SOURCE_DIR}/constraints/tessera.sdc
+      COMMENT "synth ${NAME} (yosys, top ${M_TOP})"
+      VERBATIM)
+    add_custom_target(synth_${NAME} DEPENDS ${_rpt})
+    add_dependencies(synth synth_${NAME})
+  endif()
+endfunction()

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The regression: every CTest test (harness benches, unit tests, checks), then the summary.
+# TESSERA_REGRESS=1 (make regress) runs the long variants and repeats with extra seeds.
+set -uo pipefail
+build=${1:-build}; shift || true
+results="$build/results"
+rm -rf "$results"; mkdir -p "$results"
+
+seeds=("${RANDOM_SEED:-}")
+if [[ "${TESSERA_REGRESS:-0}" == "1" ]]; then
+  seeds=("${RANDOM_SEED:-1}" 2 3)
+fi
+
+status=0
+for seed in "${seeds[@]}"; do
+  if [[ -n "$seed" ]]; then export RANDOM_SEED=$seed; echo "== regression with RANDOM_SEED=$seed"; fi
+  # --output-junit is relative to the test directory.
+  ctest --test-dir "$build" --output-on-failure --output-junit results/ctest.xml "$@" || status=1
+  "$build/scripts/junit-summary" "$results/ctest.xml" "$results" || status=1
+done
+exit $status
