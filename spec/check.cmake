@@ -1,0 +1,98 @@
+# CTest checks of the generated spec outputs (spec/CMakeLists.txt registers them). Each writes a
+# JUnit file into RESULTS like the GoogleTest benches do, so scripts/run-tests.sh counts it.
+#
+#   cmake -DMODE=docs -DNAME=<test> -DRESULTS=<dir> -DGENERATED=<dir> -DCOMMITTED=<dir> -P check.cmake
+#       every generated *.md must equal its committed copy, and no committed *.md may be left
+#       over from a block or file that no longer exists.
+#   cmake -DMODE=run -DNAME=<test> -DRESULTS=<dir> -P check.cmake -- <command> [args...]
+#       the command must exit 0 and print no line containing "Warning" (Yosys reports
+#       unsupported or suspicious constructs as warnings and still exits 0).
+cmake_minimum_required(VERSION 3.25)
+
+function(write_junit failure)
+  if(NOT RESULTS)
+    return()
+  endif()
+  set(_xml "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+  string(APPEND _xml "<testsuites><testsuite name=\"${NAME}\" tests=\"1\" ")
+  if(failure STREQUAL "")
+    string(APPEND _xml "failures=\"0\" errors=\"0\" skipped=\"0\">"
+                       "<testcase classname=\"spec\" name=\"${NAME}\"/>")
+  else()
+    string(REPLACE "&" "&amp;" _m "${failure}")
+    string(REPLACE "<" "&lt;" _m "${_m}")
+    string(REPLACE ">" "&gt;" _m "${_m}")
+    string(REPLACE "\"" "&quot;" _m "${_m}")
+    string(APPEND _xml "failures=\"1\" errors=\"0\" skipped=\"0\">"
+                       "<testcase classname=\"spec\" name=\"${NAME}\">"
+                       "<failure message=\"${_m}\"/></testcase>")
+  endif()
+  string(APPEND _xml "</testsuite></testsuites>\n")
+  file(MAKE_DIRECTORY ${RESULTS})
+  file(WRITE ${RESULTS}/${NAME}.xml "${_xml}")
+endfunction()
+
+function(finish failure)
+  write_junit("${failure}")
+  if(NOT failure STREQUAL "")
+    message(FATAL_ERROR "${failure}")
+  endif()
+  message(STATUS "${NAME}: passed")
+endfunction()
+
+if(MODE STREQUAL "docs")
+  file(GLOB _generated RELATIVE ${GENERATED} ${GENERATED}/*.md)
+  file(GLOB _committed RELATIVE ${COMMITTED} ${COMMITTED}/*.md)
+  set(_stale)
+  foreach(_f ${_generated})
+    if(NOT EXISTS ${COMMITTED}/${_f})
+      list(APPEND _stale "${_f} (missing)")
+    else()
+      execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${GENERATED}/${_f} ${COMMITTED}/${_f}
+        RESULT_VARIABLE _rc)
+      if(NOT _rc EQUAL 0)
+        list(APPEND _stale "${_f} (differs from ${GENERATED}/${_f})")
+      endif()
+    endif()
+  endforeach()
+  foreach(_f ${_committed})
+    if(NOT _f IN_LIST _generated)
+      list(APPEND _stale "${_f} (no longer generated: delete it)")
+    endif()
+  endforeach()
+  if(NOT _generated)
+    finish("no generated Markdown in ${GENERATED}: did configure run the spec generator?")
+  elseif(_stale)
+    string(REPLACE ";" ", " _list "${_stale}")
+    finish("docs/reference is stale: run make docs (${_list})")
+  else()
+    finish("")
+  endif()
+
+elseif(MODE STREQUAL "run")
+  set(_cmd)
+  set(_after_dashes FALSE)
+  math(EXPR _last "${CMAKE_ARGC} - 1")
+  foreach(_i RANGE ${_last})
+    if(_after_dashes)
+      list(APPEND _cmd "${CMAKE_ARGV${_i}}")
+    elseif(CMAKE_ARGV${_i} STREQUAL "--")
+      set(_after_dashes TRUE)
+    endif()
+  endforeach()
+  if(NOT _cmd)
+    message(FATAL_ERROR "check.cmake: MODE=run needs '-- <command> [args...]'")
+  endif()
+  execute_process(COMMAND ${_cmd} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+  message("${_out}")
+  if(NOT _rc EQUAL 0)
+    finish("${NAME}: command failed (exit ${_rc})")
+  elseif(_out MATCHES "Warning")
+    finish("${NAME}: command printed warnings")
+  else()
+    finish("")
+  endif()
+
+else()
+  message(FATAL_ERROR "check.cmake: MODE must be docs or run")
+endif()
