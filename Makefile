@@ -39,7 +39,7 @@ synth: configure
 	cmake --build $(BUILD) --target synth
 
 # Accept the current synthesis figures as the new baseline (review the diff before committing).
-synth-baseline: synth
+synth-baseline: configure
 	scripts/synth/update-baseline.sh $(BUILD)
 
 docs: configure

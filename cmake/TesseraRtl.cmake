@@ -67,12 +67,19 @@ function(tessera_rtl_model NAME)
   # The harness needs to know a model was built with FST tracing.
   target_compile_definitions(${NAME} PUBLIC TESSERA_MODEL_TRACE_FST=1)
 
+  # Headers reached through `include: editing one must re-run lint and synthesis.
+  set(_headers)
+  foreach(_dir ${TESSERA_RTL_COMMON_DIR} ${M_INCLUDE_DIRS})
+    file(GLOB _h ${_dir}/*.svh)
+    list(APPEND _headers ${_h})
+  endforeach()
+
   # --- lint ---------------------------------------------------------------------------------
   set(_stamp ${CMAKE_CURRENT_BINARY_DIR}/lint_${NAME}.stamp)
   add_custom_command(OUTPUT ${_stamp}
-    COMMAND ${VERILATOR_BIN} --lint-only -Wall ${_common_args} ${_abs_vlt} ${_abs_sources}
+    COMMAND ${VERILATOR_BIN} --lint-only -Wall --assert ${_common_args} ${_abs_vlt} ${_abs_sources}
     COMMAND ${CMAKE_COMMAND} -E touch ${_stamp}
-    DEPENDS ${_abs_sources} ${_abs_vlt}
+    DEPENDS ${_abs_sources} ${_abs_vlt} ${_headers}
     COMMENT "lint ${NAME} (verilator --lint-only -Wall, top ${M_TOP})"
     VERBATIM)
   add_custom_target(lint_${NAME} DEPENDS ${_stamp})
@@ -81,6 +88,10 @@ function(tessera_rtl_model NAME)
   # --- synthesis ----------------------------------------------------------------------------
   if(M_SYNTH)
     set(_rpt ${CMAKE_BINARY_DIR}/synth/${NAME}.rpt)
+    set(_baseline_dep)
+    if(EXISTS ${TESSERA_SYNTH_BASELINE_DIR}/${NAME}.rpt)
+      set(_baseline_dep ${TESSERA_SYNTH_BASELINE_DIR}/${NAME}.rpt)
+    endif()
     string(REPLACE ";" "," _params_csv "${_synth_params}")
     string(REPLACE ";" "," _sources_csv "${_abs_sources}")
     set(_incs ${TESSERA_RTL_COMMON_DIR} ${TESSERA_GEN_DIR} ${M_INCLUDE_DIRS})
@@ -91,8 +102,10 @@ function(tessera_rtl_model NAME)
         --params "${_params_csv}" --incdirs "${_incs_csv}"
         --out ${CMAKE_BINARY_DIR}/synth --baseline ${TESSERA_SYNTH_BASELINE_DIR}
         --yosys ${YOSYS_PROGRAM}
-      DEPENDS ${_abs_sources} ${TESSERA_SYNTH_SCRIPT}
+      DEPENDS ${_abs_sources} ${_headers} ${TESSERA_SYNTH_SCRIPT}
         ${CMAKE_SOURCE_DIR}/constraints/tessera.sdc
+        ${CMAKE_SOURCE_DIR}/scripts/synth/yosys-waivers.txt
+        ${_baseline_dep}
       COMMENT "synth ${NAME} (yosys, top ${M_TOP})"
       VERBATIM)
     add_custom_target(synth_${NAME} DEPENDS ${_rpt})

@@ -67,6 +67,9 @@ FrameOwner::~FrameOwner() { destroy_now(); }
 void FrameOwner::destroy_now() {
   if (!handle) return;
   if (promise && promise->waiting_on) promise->waiting_on->unprime();
+  // Its trigger may already have fired in this pass, queuing a resume: drop it, or the
+  // scheduler would resume a destroyed frame.
+  if (Scheduler::active()) Scheduler::current().forget(handle);
   auto h = handle;
   handle = nullptr;
   h.destroy();
@@ -274,6 +277,10 @@ void Scheduler::add_next_step(WaiterPtr w) { next_step_.push_back(std::move(w));
 void Scheduler::fork(std::shared_ptr<detail::FrameOwner> owner, std::coroutine_handle<> h) {
   forked_.push_back(std::move(owner));
   ready_.push_back(h);
+}
+
+void Scheduler::forget(std::coroutine_handle<> h) {
+  std::erase(ready_, h);
 }
 
 void Scheduler::report_failure(std::exception_ptr e) {

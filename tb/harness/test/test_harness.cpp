@@ -281,3 +281,23 @@ TB_TEST(Vharness_dut, write_at_edge_takes_effect_next_edge) {
   co_await ReadOnly();
   tb::check(dut->count_o == c0 + 1, "count moves at the following edge");
 }
+
+// Catches: killing a task whose trigger fired in the same pass (its resume already queued)
+// resuming a destroyed frame, which crashed the bench.
+TB_TEST(Vharness_dut, kill_task_woken_in_same_pass) {
+  dut->fail_i = 0;
+  tb::Clock(dut->clk_i, 10, "ns").start();
+  int ticks = 0;
+  auto looper = [&]() -> Task<> {
+    while (true) {
+      co_await RisingEdge(dut->clk_i);
+      ++ticks;
+    }
+  };
+  auto t = tb::start_soon(looper());  // queued; this test primes its edge wait first
+  co_await ClockCycles(dut->clk_i, 3);
+  t.kill();  // looper's resume for this very edge is already queued
+  const int at_kill = ticks;
+  co_await ClockCycles(dut->clk_i, 3);
+  tb::check(ticks == at_kill, fmt::format("killed task kept running: {} -> {}", at_kill, ticks));
+}

@@ -312,6 +312,8 @@ class Scheduler {
   void add_next_step(WaiterPtr w);
   void schedule(std::coroutine_handle<> h) { ready_.push_back(h); }
   void fork(std::shared_ptr<detail::FrameOwner> owner, std::coroutine_handle<> h);
+  // A frame is being destroyed: remove any resume of it still queued.
+  void forget(std::coroutine_handle<> h);
   void report_failure(std::exception_ptr e);
   // cocotb's `handle.value = x`: applied once every coroutine woken in this pass has run,
   // so they all see the values the design saw (see tb::write).
