@@ -7,15 +7,19 @@ results="$build/results"
 rm -rf "$results"; mkdir -p "$results"
 
 seeds=("${RANDOM_SEED:-}")
+label_args=(-LE regress)          # tests labelled `regress` run only in make regress
 if [[ "${TESSERA_REGRESS:-0}" == "1" ]]; then
   seeds=("${RANDOM_SEED:-1}" 2 3)
+  label_args=()
 fi
+jobs=${CTEST_JOBS:-$(nproc)}
 
 status=0
 for seed in "${seeds[@]}"; do
   if [[ -n "$seed" ]]; then export RANDOM_SEED=$seed; echo "== regression with RANDOM_SEED=$seed"; fi
   # --output-junit is relative to the test directory.
-  ctest --test-dir "$build" --output-on-failure --output-junit results/ctest.xml "$@" || status=1
+  ctest --test-dir "$build" --output-on-failure --parallel "$jobs" "${label_args[@]}" \
+        --output-junit results/ctest.xml "$@" || status=1
   "$build/scripts/junit-summary" "$results/ctest.xml" "$results" || status=1
 done
 exit $status
