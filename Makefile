@@ -29,7 +29,7 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+run: build synth
 	@scripts/run-demo.sh $(BUILD)
 
 lint: configure

@@ -1,7 +1,8 @@
 // junit-summary: the closing report of `make test`.
 //
-//   junit-summary <ctest-junit.xml> <results-dir>
+//   junit-summary <ctest-junit.xml> <results-dir> [<ctest-junit.xml> <results-dir> ...]
 //
+// Several pairs (one per seed in `make regress`) are summed into one report.
 // CTest knows each executable's verdict; the benches' own JUnit files (cocotb's
 // COCOTB_RESULTS_FILE, GoogleTest's GTEST_OUTPUT) know each test case. For every CTest test
 // this prints one line per bench, counting its test cases when it wrote a results file and
@@ -86,23 +87,25 @@ std::vector<Case> parse(const fs::path& file) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fmt::print(stderr, "usage: junit-summary <ctest-junit.xml> <results-dir>\n");
+  if (argc < 3 || argc % 2 != 1) {
+    fmt::print(stderr, "usage: junit-summary <ctest-junit.xml> <results-dir> [<ctest-junit.xml> <results-dir> ...]\n");
     return 2;
   }
-  const fs::path ctest_file = argv[1];
-  const fs::path results = argv[2];
-  if (!fs::exists(ctest_file)) {
-    fmt::print(stderr, "junit-summary: {} does not exist (did ctest run?)\n", ctest_file.string());
-    return 2;
-  }
-  const auto ctests = parse(ctest_file);
   int pass = 0, fail = 0, skip = 0;
   std::vector<std::string> failures;
   const std::string rule(96, '*');
   fmt::print("{}\n** {:<44} {:>6} {:>6} {:>6} {:>6} {:>10} {:>8} **\n{}\n", rule, "BENCH", "TESTS", "PASS", "FAIL", "SKIP",
              "TIME (s)", "STATUS", rule);
-  for (const auto& ct : ctests) {
+  const bool several = argc > 3;
+  for (int pair = 1; pair + 1 < argc; pair += 2) {
+  const fs::path ctest_file = argv[pair];
+  const fs::path results = argv[pair + 1];
+  if (!fs::exists(ctest_file)) {
+    fmt::print(stderr, "junit-summary: {} does not exist (did ctest run?)\n", ctest_file.string());
+    return 2;
+  }
+  const std::string run = several ? results.filename().string() + ": " : "";
+  for (const auto& ct : parse(ctest_file)) {
     const fs::path own = results / (ct.name + ".xml");
     int p = 0, f = 0, s = 0;
     if (ct.status != Case::skip && fs::exists(own)) {
@@ -111,26 +114,27 @@ int main(int argc, char** argv) {
         else if (c.status == Case::skip) ++s;
         else {
           ++f;
-          failures.push_back(fmt::format("{} :: {}.{}: {}", ct.name, c.suite, c.name, c.message));
+          failures.push_back(fmt::format("{}{} :: {}.{}: {}", run, ct.name, c.suite, c.name, c.message));
         }
       }
       if (ct.status == Case::fail && f == 0) {
         ++f;  // the executable failed after writing its results (crash, leak, exit code)
-        failures.push_back(fmt::format("{}: the executable failed although its test cases passed (see its log)", ct.name));
+        failures.push_back(fmt::format("{}{}: the executable failed although its test cases passed (see its log)", run, ct.name));
       }
     } else {
       if (ct.status == Case::pass) ++p;
       else if (ct.status == Case::skip) ++s;
       else {
         ++f;
-        failures.push_back(fmt::format("{}: failed (see its log above)", ct.name));
+        failures.push_back(fmt::format("{}{}: failed (see its log above)", run, ct.name));
       }
     }
     pass += p;
     fail += f;
     skip += s;
-    fmt::print("** {:<44} {:>6} {:>6} {:>6} {:>6} {:>10.2f} {:>8} **\n", ct.name, p + f + s, p, f, s, ct.time,
+    fmt::print("** {:<44} {:>6} {:>6} {:>6} {:>6} {:>10.2f} {:>8} **\n", run + ct.name, p + f + s, p, f, s, ct.time,
                f ? "FAIL" : "PASS");
+  }
   }
   fmt::print("{}\n** {:<44} {:>6} {:>6} {:>6} {:>6} {:>10} {:>8} **\n{}\n", rule, "TOTAL", pass + fail + skip, pass, fail,
              skip, "", fail ? "FAIL" : "PASS", rule);

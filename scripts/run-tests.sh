@@ -15,11 +15,20 @@ fi
 jobs=${CTEST_JOBS:-$(nproc)}
 
 status=0
+summary_args=()
 for seed in "${seeds[@]}"; do
   if [[ -n "$seed" ]]; then export RANDOM_SEED=$seed; echo "== regression with RANDOM_SEED=$seed"; fi
   # --output-junit is relative to the test directory.
   ctest --test-dir "$build" --output-on-failure --parallel "$jobs" "${label_args[@]}" \
         --output-junit results/ctest.xml "$@" || status=1
-  "$build/scripts/junit-summary" "$results/ctest.xml" "$results" || status=1
+  if [[ ${#seeds[@]} -gt 1 ]]; then
+    # Keep each seed's files apart; the summary below adds them up.
+    run="$results/seed-$seed"; mkdir -p "$run"
+    find "$results" -maxdepth 1 -name '*.xml' -exec mv {} "$run"/ \;
+    summary_args+=("$run/ctest.xml" "$run")
+  else
+    summary_args+=("$results/ctest.xml" "$results")
+  fi
 done
+"$build/scripts/junit-summary" "${summary_args[@]}" || status=1
 exit $status
