@@ -1,0 +1,17 @@
+// Seeds for the DRAM model's unit tests: RANDOM_SEED (as in the harness benches) or, when it
+// is unset, one drawn from the clock and printed at the start. Each test's generator is
+// derived from the run seed and the test's name, so RANDOM_SEED=n --gtest_filter=Suite.Test
+// reproduces one test exactly.
+#pragma once
+
+#include <cstdint>
+#include <random>
+
+namespace tessera::sim::test {
+
+std::uint64_t run_seed();
+// Seed for the running test (run seed mixed with the test's full name).
+std::uint64_t test_seed();
+inline std::mt19937_64 test_rng() { return std::mt19937_64(test_seed()); }
+
+}  // namespace tessera::sim::test
