@@ -8,6 +8,8 @@
 #     [INCLUDE_DIRS <dirs...>]     for `include files (prim_assert.svh lives in rtl/common)
 #     [PARAMS NAME=VALUE ...]      top-level parameter overrides (-G / chparam)
 #     [VLT <waiver files...>]      per-block Verilator waivers (.vlt), narrow and explained
+#     [BUILD_ARGS <args...>]       extra Verilator arguments for the C++ model only (tool-bug
+#                                  workarounds; say which bug in a comment at the call)
 #     [SYNTH])                     also synthesize this configuration in `make synth`
 #
 # Produces: static library <name> holding class V<name> (#include "V<name>.h"), built with
@@ -20,7 +22,7 @@ set(TESSERA_SYNTH_SCRIPT ${CMAKE_SOURCE_DIR}/scripts/synth/synth.sh)
 set(TESSERA_SYNTH_BASELINE_DIR ${CMAKE_SOURCE_DIR}/scripts/synth/baseline)
 
 function(tessera_rtl_model NAME)
-  cmake_parse_arguments(M "SYNTH" "TOP" "SOURCES;INCLUDE_DIRS;PARAMS;VLT" ${ARGN})
+  cmake_parse_arguments(M "SYNTH" "TOP" "SOURCES;INCLUDE_DIRS;PARAMS;VLT;BUILD_ARGS" ${ARGN})
   if(NOT M_TOP OR NOT M_SOURCES)
     message(FATAL_ERROR "tessera_rtl_model(${NAME}): TOP and SOURCES are required")
   endif()
@@ -58,6 +60,7 @@ function(tessera_rtl_model NAME)
       --x-assign unique --x-initial unique   # randReset(2) then seeds X from the run's seed
       -Wno-fatal                     # warnings are `make lint`'s business, not the build's
       -O3
+      ${M_BUILD_ARGS}
     OPT_FAST -O2
     OPT_SLOW -O1)
   target_link_libraries(${NAME} PUBLIC ZLIB::ZLIB)
