@@ -6,7 +6,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build run test regress lint synth synth-baseline docs clean distclean help
+.PHONY: all deps configure build run test regress lint synth synth-full synth-baseline docs clean distclean help
 
 all: build
 
@@ -38,6 +38,10 @@ lint: configure
 synth: configure
 	cmake --build $(BUILD) --target synth
 
+# make synth plus the configurations whose Yosys run takes minutes (SYNTH_FULL).
+synth-full: configure
+	cmake --build $(BUILD) --target synth_full
+
 # Accept the current synthesis figures as the new baseline (review the diff before committing).
 synth-baseline: configure
 	scripts/synth/update-baseline.sh $(BUILD)
@@ -48,7 +52,7 @@ docs: configure
 test: build lint synth
 	@scripts/run-tests.sh $(BUILD) $(CTEST_ARGS)
 
-regress: build lint synth
+regress: build lint synth-full
 	@TESSERA_REGRESS=1 scripts/run-tests.sh $(BUILD) $(CTEST_ARGS)
 
 clean:

@@ -10,7 +10,9 @@
 #     [VLT <waiver files...>]      per-block Verilator waivers (.vlt), narrow and explained
 #     [BUILD_ARGS <args...>]       extra Verilator arguments for the C++ model only (tool-bug
 #                                  workarounds; say which bug in a comment at the call)
-#     [SYNTH])                     also synthesize this configuration in `make synth`
+#     [SYNTH]                      also synthesize this configuration in `make synth`
+#     [SYNTH_FULL])                synthesize it only in `make regress` (target synth_full):
+#                                  for configurations whose Yosys run takes minutes
 #
 # Produces: static library <name> holding class V<name> (#include "V<name>.h"), built with
 # --assert and FST tracing compiled in (switched on at run time by the harness), a
@@ -22,7 +24,7 @@ set(TESSERA_SYNTH_SCRIPT ${CMAKE_SOURCE_DIR}/scripts/synth/synth.sh)
 set(TESSERA_SYNTH_BASELINE_DIR ${CMAKE_SOURCE_DIR}/scripts/synth/baseline)
 
 function(tessera_rtl_model NAME)
-  cmake_parse_arguments(M "SYNTH" "TOP" "SOURCES;INCLUDE_DIRS;PARAMS;VLT;BUILD_ARGS" ${ARGN})
+  cmake_parse_arguments(M "SYNTH;SYNTH_FULL" "TOP" "SOURCES;INCLUDE_DIRS;PARAMS;VLT;BUILD_ARGS" ${ARGN})
   if(NOT M_TOP OR NOT M_SOURCES)
     message(FATAL_ERROR "tessera_rtl_model(${NAME}): TOP and SOURCES are required")
   endif()
@@ -50,7 +52,9 @@ function(tessera_rtl_model NAME)
   endforeach()
 
   # --- verilated library ------------------------------------------------------------------
-  add_library(${NAME} STATIC)
+  # Built only when a bench or tool links it: a configuration that exists for lint or
+  # synthesis costs no compile time.
+  add_library(${NAME} STATIC EXCLUDE_FROM_ALL)
   verilate(${NAME}
     PREFIX V${NAME}
     TRACE_FST
@@ -89,7 +93,7 @@ function(tessera_rtl_model NAME)
   add_dependencies(lint lint_${NAME})
 
   # --- synthesis ----------------------------------------------------------------------------
-  if(M_SYNTH)
+  if(M_SYNTH OR M_SYNTH_FULL)
     set(_rpt ${CMAKE_BINARY_DIR}/synth/${NAME}.rpt)
     set(_baseline_dep)
     if(EXISTS ${TESSERA_SYNTH_BASELINE_DIR}/${NAME}.rpt)
@@ -112,6 +116,10 @@ function(tessera_rtl_model NAME)
       COMMENT "synth ${NAME} (yosys, top ${M_TOP})"
       VERBATIM)
     add_custom_target(synth_${NAME} DEPENDS ${_rpt})
-    add_dependencies(synth synth_${NAME})
+    if(M_SYNTH)
+      add_dependencies(synth synth_${NAME})
+    else()
+      add_dependencies(synth_full synth_${NAME})
+    endif()
   endif()
 endfunction()
