@@ -2,27 +2,33 @@
 # `make run` until the main job (tessera-sim, a later issue) exists: the most complete
 # demonstration available today, and it says so.
 set -euo pipefail
-build=${1:-build}
+build=$(cd "${1:-build}" && pwd)
 out="$build/demo"
-mkdir -p "$out"
+rm -rf "$out"; mkdir -p "$out"
+seed=${RANDOM_SEED:-1}
 cat <<MSG
 == Tessera demonstration ==
-tessera-sim, the scene renderer, does not exist yet (a later issue). Until it does,
-'make run' runs the RTL primitive benches on the cocotb-compatible harness with waveforms
-on, and shows the synthesis report of every block.
+tessera-sim, the scene renderer, does not exist yet (a later issue). Until it does, 'make run'
+runs the most complete part of the GPU that exists: the memory system. Three clients drive
+the crossbar, the system-level cache with DSID-tagged lines, and the AXI4 bridge into the C++
+DRAM model, with waveforms on; then the SLC's benchmark figures and the synthesis report.
+
 MSG
-bench="$build/tb/common/bench_prim_fifo"
-if [[ -x "$bench" ]]; then
-  (cd "$out" && RANDOM_SEED=${RANDOM_SEED:-1} WAVES=1 COCOTB_RESULTS_FILE=results.xml "$OLDPWD/$bench")
-else
-  (cd "$out" && RANDOM_SEED=${RANDOM_SEED:-1} WAVES=1 COCOTB_RESULTS_FILE=results.xml "$OLDPWD/$build/tb/harness/test/harness_selftest")
-fi
+echo "== memory system: clients -> crossbar -> SLC -> AXI4 -> DRAM (RANDOM_SEED=$seed, WAVES=1) =="
+(cd "$out" && RANDOM_SEED=$seed WAVES=1 COCOTB_RESULTS_FILE=mem_subsys.xml "$build/tb/mem/bench_mem_subsys" > mem_subsys.log 2>&1) || {
+  cat "$out/mem_subsys.log"; exit 1; }
+grep -E "cocotb.bench_mem_subsys|passed, .* failed" "$out/mem_subsys.log" | sed -E 's/^ *[0-9.]+ns INFO +cocotb.bench_mem_subsys +/  /'
+echo
+echo "== SLC figures (bench_slc_perf) =="
+(cd "$out" && RANDOM_SEED=$seed COCOTB_RESULTS_FILE=slc_perf.xml "$build/tb/slc/bench_slc_perf" > slc_perf.log 2>&1) || {
+  cat "$out/slc_perf.log"; exit 1; }
+grep -E "FIGURE|^ {6,}[0-9]" "$out/slc_perf.log" | grep -v "cocotb.regression" | sed -E 's/^ *[0-9.]+ns INFO +cocotb.bench_slc_perf +FIGURE /  /' | head -60
 echo
 if [[ -f "$build/synth/summary.txt" ]]; then
   echo "== synthesis summary ($build/synth/summary.txt) =="
   cat "$build/synth/summary.txt"
+  echo
 fi
-echo
 echo "Waveforms (open with gtkwave):"
 ls -1 "$out"/*.fst | sed 's/^/  /'
-echo "JUnit results: $out/results.xml"
+echo "Logs and JUnit results: $out/"
