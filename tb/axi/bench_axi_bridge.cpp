@@ -29,6 +29,7 @@
 #include "Vaxi_bridge_small.h"
 #include "dram_agent.hpp"
 #include "mem_protocol.hpp"
+#include "tb/coverage.hpp"
 #include "tb/sim.hpp"
 #include "tb/test.hpp"
 #include "tessera/sim/axi_checker.hpp"
@@ -63,27 +64,7 @@ struct Mix {
   unsigned hot_lines = 24;
 };
 
-// Small coverage tally: require() fails a test whose stimulus never reached a case.
-class Coverage {
- public:
-  void hit(const std::string& what, bool cond = true) {
-    if (cond) ++n_[what];
-    else n_.try_emplace(what, 0);
-  }
-  void require(const std::string& what, std::uint64_t at_least = 1) const {
-    auto it = n_.find(what);
-    const std::uint64_t c = it == n_.end() ? 0 : it->second;
-    tb::check(c >= at_least, fmt::format("coverage: '{}' happened {} times, need {}", what, c, at_least));
-  }
-  std::string report() const {
-    std::string s;
-    for (const auto& [k, v] : n_) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", k, v);
-    return s;
-  }
-
- private:
-  std::map<std::string, std::uint64_t> n_;
-};
+using Coverage = tb::Coverage;  // functional coverage tally (tb/coverage.hpp)
 
 template <class V>
 class Bench {

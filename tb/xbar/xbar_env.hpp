@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "mem_protocol.hpp"
+#include "tb/coverage.hpp"
 #include "tb/sim.hpp"
 #include "tb/test.hpp"
 
@@ -149,34 +150,7 @@ struct Stat {
   }
 };
 
-// Named event counts; require() fails a test whose random stimulus never reached a case it
-// claims to cover.
-class Coverage {
- public:
-  void hit(const std::string& what, bool cond = true) {
-    if (cond)
-      ++counts_[what];
-    else
-      counts_.try_emplace(what, 0);
-  }
-  std::uint64_t count(const std::string& what) const {
-    auto it = counts_.find(what);
-    return it == counts_.end() ? 0 : it->second;
-  }
-  void require(const std::string& what, std::uint64_t at_least = 1) const {
-    tb::check(count(what) >= at_least,
-              fmt::format("coverage: '{}' happened {} times, the stimulus must reach it at least {} times", what,
-                          count(what), at_least));
-  }
-  std::string report() const {
-    std::string s;
-    for (const auto& [k, v] : counts_) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", k, v);
-    return s;
-  }
-
- private:
-  std::map<std::string, std::uint64_t> counts_;
-};
+using Coverage = tb::Coverage;  // functional coverage tally (tb/coverage.hpp)
 
 template <class... A>
 void check(bool cond, fmt::format_string<A...> f, A&&... a) {
