@@ -12,7 +12,8 @@
 //
 // Write mask: DATA_BITS_PER_MASK bits per wmask_i bit (1 = bit enables, 8 = byte enables,
 // WIDTH = one enable for the word, the default). WIDTH must be a multiple of it.
-// Contents are not reset (Verilator starts them random with --x-initial unique); the
+// INIT_FILE, when given, fills the array at time 0 (a ROM image); otherwise contents are not
+// reset (Verilator starts them random with --x-initial unique); the
 // always_ff that writes the array is the one sanctioned exception to "always_ff holds
 // only reset and q <= d": it is how memories are inferred.
 
@@ -22,6 +23,9 @@ module prim_ram_1p #(
   parameter int unsigned WIDTH              = 32,
   parameter int unsigned DEPTH              = 64,
   parameter int unsigned DATA_BITS_PER_MASK = WIDTH,
+  // Optional $readmemh image loaded at time 0 (ROMs: the CP firmware). Untyped: Yosys 0.23
+  // takes a string parameter only without the `string` keyword.
+  parameter              INIT_FILE          = "",
   // Derived (do not override)
   localparam int unsigned AddrW = (DEPTH > 1) ? $clog2(DEPTH) : 1,
   localparam int unsigned MaskW = WIDTH / DATA_BITS_PER_MASK
@@ -40,6 +44,12 @@ module prim_ram_1p #(
   localparam int unsigned Gran = DATA_BITS_PER_MASK;
 
   logic [WIDTH-1:0] mem [DEPTH];
+
+  if (INIT_FILE != "") begin : g_init
+    initial begin
+      $readmemh(INIT_FILE, mem);
+    end
+  end
   logic [WIDTH-1:0] rdata_q;
   logic             rvalid_d, rvalid_q;
 
