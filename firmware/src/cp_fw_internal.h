@@ -1,0 +1,190 @@
+/* cp_fw_internal.h -- state shared by the firmware's source files (not an interface).
+ *
+ * Each hardware queue has one cp_queue_t in DMEM. The scheduler (cp_fw.c) gives every queue
+ * one step per round; a step either executes one packet or checks the one condition the queue
+ * waits for, and always returns, so a blocked queue never stalls another (ARCHITECTURE.md
+ * section 4, "Queues"). The stream reader (cp_stream.c, fast paths inline below) turns the
+ * fetch channels into a dword stream per level: 0 ring, 1 IB1, 2 IB2 (docs/firmware.md,
+ * "Stream reader"). Functions take the queue's state pointer; the register addresses a queue
+ * uses are computed once, at cp_fw_init.
+ */
+#ifndef CP_FW_INTERNAL_H
+#define CP_FW_INTERNAL_H
+
+#include <stdint.h>
+
+#include "cp_fw.h"
+#include "cp_hal.h"
+
+/* Where a queue is between steps. */
+enum cp_phase {
+  CP_PH_IDLE = 0,       /* at a packet boundary: the next step reads a packet */
+  CP_PH_WAIT_PIPE,      /* FENCE / BARRIER_UPDATE / DSID_DELETE: PIPE_DONE must reach a sample of PIPE_ISSUED */
+  CP_PH_CACHE_START,    /* FENCE: start slice-cache maintenance once no other one runs */
+  CP_PH_WAIT_CACHE,     /* FENCE: CACHE_CTRL written, waiting for CACHE_STATUS.busy == 0 */
+  CP_PH_SLC_ISSUE,      /* FENCE / DSID_DELETE: SLC command(s) to queue (retried while the SLC queue is full) */
+  CP_PH_WAIT_SLC,       /* FENCE / DSID_DELETE: waiting for SLC CMD_COUNT.completed to reach our command */
+  CP_PH_WAIT_BARRIER,   /* BARRIER_WAIT: barrier[id] >= value */
+  CP_PH_WAIT_SKIP,      /* COND_EXEC at ring level: the dwords to skip are not all published yet */
+  CP_PH_HALTED          /* an error was reported; nothing runs until the host clears the halt */
+};
+
+/* What a FENCE, BARRIER_UPDATE or DSID_DELETE does once its waits are over. */
+enum cp_sync_kind {
+  CP_SYNC_WRITE = 0,    /* write value to addr through the GPU window (FENCE, DSID_DELETE) */
+  CP_SYNC_BARRIER       /* barrier[addr] = value (BARRIER_UPDATE) */
+};
+
+typedef struct {
+  /* ring (level 0), read through fetch channel 3q */
+  uint32_t base;        /* ring byte address */
+  uint32_t size;        /* dwords (2^log2) */
+  uint32_t mask;        /* size - 1 */
+  uint32_t rptr;        /* committed read pointer: first dword of the next packet */
+  uint32_t rd;          /* ring index of the next dword the firmware reads */
+  uint32_t run_left;    /* dwords of the channel's run not yet read (run = rd .. rd+run_left) */
+  uint32_t wptr;        /* the host's write pointer, as last read */
+
+  /* indirect buffers: index 1 (IB1) and 2 (IB2); index 0 unused */
+  uint32_t ib_addr[CP_LEVELS];   /* GPU byte address of the next dword */
+  uint32_t ib_left[CP_LEVELS];   /* dwords not yet read */
+
+  /* core addresses of this queue's registers (set once by cp_fw_init) */
+  uint32_t reg_wptr;             /* CPFW QUEUE[q].WPTR */
+  uint32_t reg_rptr;             /* CPFW QUEUE[q].RPTR */
+  uint32_t reg_data[CP_LEVELS];  /* CPFW FETCH[3q+level].DATA */
+
+  uint8_t id;           /* queue number */
+  uint8_t chan_ok;      /* the ring channel's run ends at rd + run_left < size: FETCH_EXTEND may grow it */
+  uint8_t level;        /* 0 ring, 1 IB1, 2 IB2 */
+  uint8_t dsid;         /* current hardware DSID (DSID_SET); 0 at the start of every IB */
+  uint8_t dsid_saved[CP_LEVELS]; /* the caller's DSID, restored when this level returns */
+  uint8_t phase;        /* enum cp_phase */
+  uint8_t synced;       /* ring configuration read since the queue was (re)enabled */
+  uint8_t halt_seen;    /* CP_PH_HALTED and the RTL's halted bit has been seen set */
+  uint8_t have_hdr;     /* ring level: header read, waiting for the rest of the packet */
+  uint8_t pushed;       /* pipeline commands pushed in this step */
+  uint8_t inflight;     /* pipeline commands of this queue may be incomplete (last_push) */
+  uint8_t bad_config;   /* RING_SIZE invalid: the queue is not served (reported once) */
+
+  uint32_t hdr;         /* header of the packet in progress */
+  uint32_t pkt_addr;    /* GPU byte address of that header (ERROR_ADDR) */
+  uint8_t pkt_level;    /* level the packet was read from */
+  uint8_t stat;         /* its cp_fw_stats.op index */
+
+  /* wait state of FENCE / BARRIER_UPDATE / DSID_DELETE / BARRIER_WAIT / COND_EXEC skip */
+  uint8_t sync_kind;
+  uint8_t cache_ctrl;   /* CACHE_CTRL value to write (0: no slice-cache maintenance) */
+  uint8_t slc_n;        /* SLC commands to issue */
+  uint8_t slc_i;        /* SLC commands issued so far */
+  uint8_t slc_op[2];    /* TS_SLC_CMD_* */
+  uint8_t slc_dsid;
+  uint8_t irq;          /* raise INT_STATUS.fence bit q after the write */
+  uint32_t pipe_target; /* PIPE_ISSUED sample */
+  uint32_t slc_target;  /* CMD_COUNT.issued after our last command */
+  uint32_t addr;        /* fence address, or barrier id */
+  uint32_t value;       /* fence value, or barrier value */
+  uint32_t skip;        /* COND_EXEC dwords to skip */
+
+  uint32_t last_push;   /* PIPE_ISSUED after this queue's last push: busy while PIPE_DONE < it */
+} cp_queue_t;
+
+/* Header checks and statistics per opcode, built at init from the generated opcode table
+ * (ts_pkt_known / ts_pkt_min_len / ts_pkt_max_len), so a packet's check is one lookup. */
+typedef struct {
+  uint16_t min_len;
+  uint16_t max_len;
+  uint8_t known;
+  uint8_t flags;        /* header flag bits (header bits 15:8) the packet defines */
+  uint8_t stat;         /* cp_fw_stats.op index */
+  uint8_t pad;
+} cp_opinfo_t;
+
+typedef struct {
+  cp_queue_t q[CP_MAX_QUEUES];
+  uint32_t barrier[CP_NUM_BARRIERS];
+  uint32_t num_queues;
+  uint64_t mem_limit;     /* limit for the pipeline and fetch channels: MEM_LIMIT (0 = 4 GiB) */
+  uint64_t win_limit;     /* limit for GPU-window accesses: min(MEM_LIMIT, 0x8000_0000) */
+  uint32_t queue_state;   /* last value written to QUEUE_STATE */
+  uint32_t fw_status;     /* last value written to FW_STATUS */
+  cp_opinfo_t opinfo[256];
+} cp_fw_t;
+
+extern cp_fw_t cp_fw;
+
+/* ---- stream reader (cp_stream.c; fast paths inline) ---- */
+/* Reads the ring configuration and the committed RPTR; resets the queue to the ring level.
+ * Returns 0 if RING_SIZE is invalid. */
+int cp_stream_sync(cp_queue_t *st);
+/* Ring level: grow the ring channel's run over what is published (st->wptr). */
+void cp_stream_ring_topup(cp_queue_t *st);
+/* Skip n dwords at the current level (must exist and, at ring level, be published). */
+void cp_stream_skip(cp_queue_t *st, uint32_t n);
+/* Start executing an IB of size (> 0) dwords at addr one level down. */
+void cp_stream_ib_call(cp_queue_t *st, uint32_t addr, uint32_t size);
+/* Return from every finished IB (level > 0 with no dword left). */
+void cp_stream_ib_return_finished(cp_queue_t *st);
+
+/* Ring level: read WPTR and, if it moved, grow the channel's run. */
+static inline void cp_stream_ring_refresh(cp_queue_t *st)
+{
+  const uint32_t w = TS_CPFW_WPTR_PTR_GET(hal_rd(st->reg_wptr)) & st->mask;
+  if (w != st->wptr) {
+    st->wptr = w;
+    cp_stream_ring_topup(st);
+  }
+}
+
+/* Ring level: dwords published beyond the read position. */
+static inline uint32_t cp_stream_ring_avail(const cp_queue_t *st)
+{
+  return (st->wptr - st->rd) & st->mask;
+}
+
+/* Next dword at the queue's current level (must exist: published, or inside the IB). */
+static inline uint32_t cp_stream_read(cp_queue_t *st)
+{
+  const uint32_t level = st->level;
+  if (level == 0) {
+    if (st->run_left == 0)
+      cp_stream_ring_topup(st); /* after the wrap to RING_BASE, or a repositioning skip */
+    const uint32_t v = hal_rd(st->reg_data[0]);
+    st->run_left--;
+    if (++st->rd == st->size) {
+      /* Runs never cross the ring's end: the next one starts at RING_BASE. */
+      st->rd = 0;
+      st->chan_ok = 0;
+    }
+    return v;
+  }
+  const uint32_t v = hal_rd(st->reg_data[level]);
+  st->ib_addr[level] += 4u;
+  st->ib_left[level]--;
+  return v;
+}
+
+/* GPU byte address of the next dword at the current level. */
+static inline uint32_t cp_stream_addr(const cp_queue_t *st)
+{
+  return st->level == 0 ? st->base + 4u * st->rd : st->ib_addr[st->level];
+}
+
+/* Ring level: commit RPTR = read position (after a whole packet). */
+static inline void cp_stream_commit(cp_queue_t *st)
+{
+  st->rptr = st->rd;
+  hal_wr(st->reg_rptr, TS_CPFW_RPTR_PTR_PUT(st->rd));
+}
+
+/* ---- console (cp_console.c) ---- */
+void cp_con_puts(const char *s);
+void cp_con_hex(uint32_t v);
+void cp_con_dec(uint32_t v);
+
+static inline uint32_t cp_fetch_channel(uint32_t q, uint32_t level)
+{
+  return 3u * q + level;
+}
+
+#endif /* CP_FW_INTERNAL_H */
