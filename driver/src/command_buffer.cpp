@@ -1,0 +1,385 @@
+// CommandBuffer: see command_buffer.hpp and docs/driver.md "Command buffers".
+#include "tessera/driver/command_buffer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "tessera/driver/error.hpp"
+#include "tessera/driver/umd.hpp"
+
+namespace tessera::driver {
+
+namespace {
+constexpr uint32_t kMaxTarget = 2048;  // ARCHITECTURE.md 3: render targets up to 2048x2048
+
+Dwords& operator+=(Dwords& a, const Dwords& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+}  // namespace
+
+const char* to_string(PatchToken t) {
+  switch (t) {
+    case PatchToken::BinMode: return "BIN_MODE";
+    case PatchToken::VisBuffer: return "VIS_BUFFER";
+    case PatchToken::PatchEnableAddr: return "PATCH_ENABLE_ADDR";
+    case PatchToken::DsidSet: return "DSID_SET";
+    case PatchToken::DsidDelete: return "DSID_DELETE";
+    case PatchToken::RenderPassDsids: return "RENDERPASS_DSIDS";
+  }
+  return "?";
+}
+
+CommandBuffer::CommandBuffer(Umd& umd, std::string name, PatchMethod method, BinMode mode, uint32_t max_dwords)
+    : umd_(&umd), name_(std::move(name)), method_(method), written_mode_(mode), mode_(mode), max_dwords_(max_dwords) {}
+
+std::string CommandBuffer::where() const { return fmt::format("command buffer '{}'", name_); }
+
+void CommandBuffer::require_recording(const char* what) const {
+  if (state_ == State::Closed)
+    throw DriverError(fmt::format("{}: {} after close(): a closed command buffer cannot be written", where(), what));
+  if (state_ == State::Submitted)
+    throw DriverError(fmt::format("{}: {} after submission: a submitted command buffer cannot be written", where(), what));
+}
+
+void CommandBuffer::require_outside_render_pass(const char* what) const {
+  if (open_rp_)
+    throw DriverError(fmt::format("{}: {} inside render pass '{}': a render-pass body replays once per coarse bin "
+                                  "and may hold only draws, SET_REGS, DSID_SET, NOPs and indirect buffers",
+                                  where(), what, open_rp_->name));
+}
+
+void CommandBuffer::check_room(std::size_t more, const char* what) const {
+  const std::size_t reserve = open_rp_ ? 1 : 0;  // the open render pass still needs its END
+  const std::size_t total = dwords_.size() + more + reserve;
+  if (total > max_dwords_)
+    throw DriverError(fmt::format("{}: {} ({} dwords) would make it {} dwords, over the limit of {} "
+                                  "(UmdConfig::max_command_buffer_dwords; an indirect buffer holds at most {})",
+                                  where(), what, more, total, max_dwords_, TS_PKT_INDIRECT_BUFFER_SIZE_MASK));
+}
+
+void CommandBuffer::append(const Dwords& d) { dwords_.insert(dwords_.end(), d.begin(), d.end()); }
+
+void CommandBuffer::check_group(const ResourceGroup& g, const char* what) const {
+  if (g.owner() != umd_)
+    throw DriverError(fmt::format("{}: {}: resource group '{}' belongs to another UMD", where(), what, g.name()));
+}
+
+// ---- render passes ---------------------------------------------------------------------------
+
+void CommandBuffer::begin_render_pass(const RenderPassDesc& desc) {
+  require_recording("begin_render_pass");
+  const std::string name = desc.name.empty() ? fmt::format("rp{}", workloads_.size()) : desc.name;
+  if (open_rp_)
+    throw DriverError(fmt::format("{}: render pass '{}' begun inside render pass '{}': render passes do not nest",
+                                  where(), name, open_rp_->name));
+  auto bad = [&](const std::string& msg) { return DriverError(fmt::format("{}: render pass '{}': {}", where(), name, msg)); };
+  if (desc.width < 1 || desc.width > kMaxTarget || desc.height < 1 || desc.height > kMaxTarget)
+    throw bad(fmt::format("{}x{} render target outside 1..{} in each dimension", desc.width, desc.height, kMaxTarget));
+  for (const auto* a : {&desc.color, &desc.depth}) {
+    const char* which = a == &desc.color ? "color" : "depth";
+    if (a->addr % 64 != 0) throw bad(fmt::format("{} target 0x{:08x} is not 64-byte aligned", which, a->addr));
+    if (a->group) {
+      check_group(*a->group, "begin_render_pass");
+      if (!a->group->live())
+        throw bad(fmt::format("it writes resource group '{}', which is not set: call set_group() first",
+                              a->group->name()));
+      if (!a->group->contains(a->addr))
+        throw bad(fmt::format("{} target 0x{:08x} is not a resource of group '{}'", which, a->addr, a->group->name()));
+    }
+  }
+  const UmdConfig& cfg = umd_->config();
+  const bool patchable = !desc.single_level_only;
+  const BinningInfo two = desc.two_level.value_or(cfg.two_level);
+  const BinningInfo pbb{BinMode::Pbb, cfg.pbb_fine_size, BinOrder::Raster, 0, 0};
+  const VisBuffer vis = desc.vis_buffer.value_or(cfg.vis_buffer);
+  if (patchable) {
+    if (two.mode != BinMode::TwoLevel || two.coarse_x == 0 || two.coarse_y == 0)
+      throw bad("its two-level binning information needs mode TWO_LEVEL and at least 1 x 1 coarse bins");
+    if (vis.size == 0 || vis.addr % 64 != 0)
+      throw bad(fmt::format("it may run two-level but its visibility buffer ({} bytes at 0x{:08x}) is empty or not "
+                            "64-byte aligned: set UmdConfig::vis_buffer or RenderPassDesc::vis_buffer, or mark it "
+                            "single_level_only",
+                            vis.size, vis.addr));
+  }
+
+  Workload w;
+  w.index = static_cast<uint32_t>(workloads_.size());
+  w.name = name;
+  w.single_level_only = desc.single_level_only;
+  w.begin = static_cast<uint32_t>(dwords_.size());
+  w.pbb = pbb;
+  w.two_level = two;
+  w.vis = vis;
+  Dwords seq;
+  auto here = [&] { return static_cast<uint32_t>(dwords_.size() + seq.size()); };
+  if (!patchable) {
+    seq += pkt::set_bin_mode(pbb);  // plain state, never patched
+  } else if (method_ == PatchMethod::Cpu) {
+    const bool t = written_mode_ == BinMode::TwoLevel;
+    w.patches.push_back(PatchRecord{here(), PatchToken::BinMode, 0, 0, written_mode_});
+    seq += pkt::set_bin_mode(t ? two : pbb);
+    w.patches.push_back(PatchRecord{here(), PatchToken::VisBuffer, 0, 0, written_mode_});
+    seq += t ? pkt::bind_vis_buffer(vis.addr, vis.size) : pkt::nop(TS_PKT_BIND_VIS_BUFFER_LEN);
+  } else {
+    Dwords tl = pkt::set_bin_mode(two);
+    tl += pkt::bind_vis_buffer(vis.addr, vis.size);
+    Dwords sl = pkt::set_bin_mode(pbb);
+    sl += pkt::nop(TS_PKT_BIND_VIS_BUFFER_LEN);
+    w.patches.push_back(PatchRecord{here(), PatchToken::PatchEnableAddr, 0, 0, BinMode::TwoLevel});
+    seq += pkt::cond_exec(0, 1, 1, static_cast<uint32_t>(tl.size()));
+    seq += tl;
+    w.patches.push_back(PatchRecord{here(), PatchToken::PatchEnableAddr, 0, 0, BinMode::Pbb});
+    seq += pkt::cond_exec(0, 1, 0, static_cast<uint32_t>(sl.size()));
+    seq += sl;
+  }
+  w.renderpass_offset = here();
+  RenderPassPacket rp;
+  rp.color_addr = desc.color.addr;
+  rp.width = desc.width;
+  rp.height = desc.height;
+  rp.depth_addr = desc.depth.addr;
+  rp.color_load = desc.color.load;
+  rp.color_store = desc.color.store;
+  rp.depth_load = desc.depth.load;
+  rp.depth_store = desc.depth.store;
+  rp.clear_color = desc.clear_color;
+  rp.clear_depth = desc.clear_depth;
+  seq += pkt::renderpass_begin(rp);  // validates the clear depth and the other fields
+  const uint16_t cv = desc.color.group ? desc.color.group->encoded_vdsid() : 0;
+  const uint16_t dv = desc.depth.group ? desc.depth.group->encoded_vdsid() : 0;
+  check_room(seq.size() + 1, "begin_render_pass");
+
+  append(seq);
+  if (cv || dv) relocations_.push_back(PatchRecord{w.renderpass_offset, PatchToken::RenderPassDsids, cv, dv});
+  workloads_.push_back(std::move(w));
+  open_rp_.open(OpenRenderPass{workloads_.size() - 1, name, desc.color.group, desc.depth.group});
+}
+
+void CommandBuffer::OpenHold::open(OpenRenderPass rp) {
+  reset();
+  for (ResourceGroup* g : {rp.color_group, rp.depth_group})
+    if (g && g->open_render_passes_++ == 0) g->open_render_pass_name_ = rp.name;
+  v_ = std::move(rp);
+}
+
+void CommandBuffer::OpenHold::reset() {
+  if (!v_) return;
+  for (ResourceGroup* g : {v_->color_group, v_->depth_group})
+    if (g) --g->open_render_passes_;
+  v_.reset();
+}
+
+void CommandBuffer::end_render_pass() {
+  require_recording("end_render_pass");
+  if (!open_rp_) throw DriverError(fmt::format("{}: end_render_pass without begin_render_pass", where()));
+  Workload& w = workloads_[open_rp_->workload];
+  const uint32_t body_pos = w.renderpass_offset + 1 + TS_PKT_RENDERPASS_BEGIN_LEN;
+  const uint32_t body = static_cast<uint32_t>(dwords_.size()) - body_pos;
+  if (body > (TS_PKT_RENDERPASS_BEGIN_BODY_SIZE_MASK >> TS_PKT_RENDERPASS_BEGIN_BODY_SIZE_LSB))
+    throw DriverError(fmt::format("{}: render pass '{}': body of {} dwords does not fit RENDERPASS_BEGIN.body_size",
+                                  where(), open_rp_->name, body));
+  uint32_t& dw = dwords_[w.renderpass_offset + 1 + TS_PKT_RENDERPASS_BEGIN_BODY_SIZE_DW];
+  dw = (dw & ~TS_PKT_RENDERPASS_BEGIN_BODY_SIZE_MASK) | TS_PKT_RENDERPASS_BEGIN_BODY_SIZE_PUT(body);
+  append(pkt::renderpass_end());  // room was reserved when the pass began
+  w.end = static_cast<uint32_t>(dwords_.size());
+  open_rp_.reset();
+}
+
+// ---- commands --------------------------------------------------------------------------------
+
+void CommandBuffer::draw(const DrawDesc& d) {
+  require_recording("draw");
+  if (!open_rp_)
+    throw DriverError(fmt::format("{}: draw outside a render pass: begin_render_pass() first", where()));
+  if (d.topology > Topology::PatchIsoline)
+    throw DriverError(fmt::format("{}: draw: unknown topology {}", where(), static_cast<unsigned>(d.topology)));
+  if (d.index_type > IndexType::U32)
+    throw DriverError(fmt::format("{}: draw: unknown index type {}", where(), static_cast<unsigned>(d.index_type)));
+  if (d.vertex_addr % 16 != 0)
+    throw DriverError(fmt::format("{}: draw: vertex buffer 0x{:08x} is not 16-byte aligned", where(), d.vertex_addr));
+  const uint32_t isize = d.index_type == IndexType::U16 ? 2 : 4;
+  if (d.index_type != IndexType::None && d.index_addr % isize != 0)
+    throw DriverError(fmt::format("{}: draw: index buffer 0x{:08x} is not {}-byte aligned", where(), d.index_addr, isize));
+  const bool patch = d.topology >= Topology::PatchQuad;
+  if (patch && d.tf_addr % 4 != 0)
+    throw DriverError(fmt::format("{}: draw: TF buffer 0x{:08x} is not dword aligned", where(), d.tf_addr));
+  const Dwords p = pkt::draw(d);
+  check_room(p.size(), "DRAW");
+  append(p);
+}
+
+void CommandBuffer::set_regs(uint32_t offset, std::span<const uint32_t> values) {
+  require_recording("set_regs");
+  if (offset % 4 != 0 || values.empty() ||
+      offset + 4ull * (values.size() - 1) > TS_PKT_SET_REGS_OFFSET_MASK)
+    throw DriverError(fmt::format("{}: set_regs: {} registers at 0x{:05x} are not dword aligned or leave the "
+                                  "{}-bit register map",
+                                  where(), values.size(), offset, TS_PKT_SET_REGS_OFFSET_WIDTH));
+  const Dwords p = pkt::set_regs(offset, values);
+  check_room(p.size(), "SET_REGS");
+  append(p);
+}
+
+void CommandBuffer::fence(uint32_t addr, uint32_t value, FenceFlags flags) {
+  require_recording("fence");
+  require_outside_render_pass("fence");
+  if (addr % 4 != 0) throw DriverError(fmt::format("{}: fence: address 0x{:08x} is not dword aligned", where(), addr));
+  const Dwords p = pkt::fence(addr, value, flags);
+  check_room(p.size(), "FENCE");
+  append(p);
+}
+
+void CommandBuffer::barrier_update(uint32_t id, uint32_t value) {
+  require_recording("barrier_update");
+  require_outside_render_pass("barrier_update");
+  constexpr uint32_t kBarriers = 1u << TS_PKT_BARRIER_UPDATE_ID_WIDTH;
+  if (id >= kBarriers) throw DriverError(fmt::format("{}: barrier {} outside 0..{}", where(), id, kBarriers - 1));
+  if (value < umd_->max_update(id))
+    throw DriverError(fmt::format("{}: unbalanced barriers: barrier {} set to {} after an earlier update to {}; "
+                                  "barrier values must not decrease (BARRIER_WAIT waits for >=)",
+                                  where(), id, value, umd_->max_update(id)));
+  for (const auto& w : unmet_waits_)
+    if (w.id == id && w.value <= value && umd_->max_update(id) < w.value)
+      throw DriverError(fmt::format("{}: unbalanced barriers: it waits for barrier {} >= {} and only sets it to {} "
+                                    "later itself, with nothing recorded before that could release the wait: the "
+                                    "queue would wait for itself forever",
+                                    where(), id, w.value, value));
+  const Dwords p = pkt::barrier_update(id, value);
+  check_room(p.size(), "BARRIER_UPDATE");
+  append(p);
+  umd_->on_update(id, value);
+}
+
+void CommandBuffer::barrier_wait(uint32_t id, uint32_t value) {
+  require_recording("barrier_wait");
+  require_outside_render_pass("barrier_wait");
+  constexpr uint32_t kBarriers = 1u << TS_PKT_BARRIER_WAIT_ID_WIDTH;
+  if (id >= kBarriers) throw DriverError(fmt::format("{}: barrier {} outside 0..{}", where(), id, kBarriers - 1));
+  const Dwords p = pkt::barrier_wait(id, value);
+  check_room(p.size(), "BARRIER_WAIT");
+  append(p);
+  if (umd_->max_update(id) < value) unmet_waits_.push_back(PendingWait{id, value});
+}
+
+void CommandBuffer::set_group(ResourceGroup& g) {
+  require_recording("set_group");
+  check_group(g, "set_group");
+  const Dwords p = pkt::dsid_set(0);
+  check_room(p.size(), "DSID_SET");
+  umd_->on_set(g);
+  const uint16_t v = g.encoded_vdsid();
+  if (v) relocations_.push_back(PatchRecord{static_cast<uint32_t>(dwords_.size()), PatchToken::DsidSet, v, 0});
+  append(p);
+  current_dsid_group_ = &g;
+}
+
+void CommandBuffer::set_default_dsid() {
+  require_recording("set_default_dsid");
+  const Dwords p = pkt::dsid_set(0);
+  check_room(p.size(), "DSID_SET");
+  append(p);
+  current_dsid_group_ = nullptr;
+}
+
+void CommandBuffer::delete_group(ResourceGroup& g) {
+  require_recording("delete_group");
+  check_group(g, "delete_group");
+  if (g.open_render_passes() > 0)
+    throw DriverError(fmt::format("{}: delete_group('{}'): its DSID is still in use by render pass '{}', which "
+                                  "writes it and has not ended",
+                                  where(), g.name(), g.open_render_pass_name_));
+  require_outside_render_pass("delete_group");
+  if (!g.live())
+    throw DriverError(fmt::format("{}: delete_group('{}'): the group is not set (never set, or already deleted), "
+                                  "so it has no DSID to delete",
+                                  where(), g.name()));
+  const uint16_t v = g.vdsid();
+  const bool reset = current_dsid_group_ == &g;
+  Dwords p;
+  if (v) p += pkt::dsid_delete(0, 0, 0);
+  if (reset) p += pkt::dsid_set(0);  // later commands do not inherit the deleted DSID (FIG. 4)
+  check_room(p.size(), "DSID_DELETE");
+  if (v) relocations_.push_back(PatchRecord{static_cast<uint32_t>(dwords_.size()), PatchToken::DsidDelete, v, 0});
+  append(p);
+  if (reset) current_dsid_group_ = nullptr;
+  umd_->on_delete(g);
+}
+
+void CommandBuffer::indirect_buffer(uint32_t addr, uint32_t size_dwords) {
+  require_recording("indirect_buffer");
+  if (addr % 4 != 0)
+    throw DriverError(fmt::format("{}: indirect_buffer: address 0x{:08x} is not dword aligned", where(), addr));
+  const Dwords p = pkt::indirect_buffer(addr, size_dwords);
+  check_room(p.size(), "INDIRECT_BUFFER");
+  append(p);
+}
+
+void CommandBuffer::frame_end(uint32_t frame_id) {
+  require_recording("frame_end");
+  require_outside_render_pass("frame_end");
+  const Dwords p = pkt::frame_end(frame_id);
+  check_room(p.size(), "FRAME_END");
+  append(p);
+}
+
+void CommandBuffer::perf_sample(uint32_t addr) {
+  require_recording("perf_sample");
+  require_outside_render_pass("perf_sample");
+  if (addr % 64 != 0)
+    throw DriverError(fmt::format("{}: perf_sample: address 0x{:08x} is not 64-byte aligned", where(), addr));
+  const Dwords p = pkt::perf_sample(addr);
+  check_room(p.size(), "PERF_SAMPLE");
+  append(p);
+}
+
+void CommandBuffer::nop(uint32_t n) {
+  require_recording("nop");
+  const Dwords p = pkt::nop(n);
+  check_room(p.size(), "NOP");
+  append(p);
+}
+
+void CommandBuffer::close() {
+  require_recording("close");
+  if (open_rp_)
+    throw DriverError(fmt::format("{}: close() with render pass '{}' not ended: end_render_pass() first", where(),
+                                  open_rp_->name));
+  state_ = State::Closed;
+  if (method_ == PatchMethod::Cpu) patch(umd_->binning_state().mode());
+}
+
+void CommandBuffer::mark_submitted() { state_ = State::Submitted; }
+
+// ---- patching ----------------------------------------------------------------------------------
+
+bool CommandBuffer::patch(BinMode target) {
+  if (method_ == PatchMethod::Gpu)
+    throw DriverError(fmt::format("{}: patch(): the buffer uses GPU-side patching (COND_EXEC); the KMD's "
+                                  "patch-enable value selects its mode",
+                                  where()));
+  if (state_ == State::Recording)
+    throw DriverError(fmt::format("{}: patch() while recording: close() patches it to the current mode", where()));
+  if (state_ == State::Submitted)
+    throw DriverError(fmt::format("{}: patch() after submission: its copy in GPU memory is not patched again",
+                                  where()));
+  bool changed = false;
+  for (Workload& w : workloads_) {
+    if (w.single_level_only) continue;  // never patched
+    for (PatchRecord& r : w.patches) {
+      if (r.slot_mode == target) continue;  // applied once
+      const bool t = target == BinMode::TwoLevel;
+      Dwords v;
+      if (r.token == PatchToken::BinMode) v = pkt::set_bin_mode(t ? w.two_level : w.pbb);
+      else v = t ? pkt::bind_vis_buffer(w.vis.addr, w.vis.size) : pkt::nop(TS_PKT_BIND_VIS_BUFFER_LEN);
+      std::copy(v.begin(), v.end(), dwords_.begin() + r.offset);
+      r.slot_mode = target;
+      changed = true;
+    }
+  }
+  mode_ = target;
+  return changed;
+}
+
+}  // namespace tessera::driver

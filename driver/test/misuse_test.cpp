@@ -1,0 +1,195 @@
+// Bad input: API misuse is rejected with a clear error, and nothing recorded or submitted is
+// lost or corrupted -- a rejected call appends nothing, a rejected submit writes nothing, and
+// work submitted before still executes.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "tessera/driver/error.hpp"
+#include "test_seed.hpp"
+#include "test_util.hpp"
+
+using namespace tessera::driver;
+using namespace tessera::driver::test;
+
+namespace {
+
+RenderPassDesc pass(const Rig& r, ResourceGroup* g = nullptr) {
+  RenderPassDesc d;
+  d.name = "main";
+  d.width = 64;
+  d.height = 64;
+  d.color = Attachment{at(r, 0), LoadOp::Clear, StoreOp::Store, g};
+  return d;
+}
+
+// Runs f, which must throw a DriverError whose message contains `needle`, and checks that the
+// command buffer did not change.
+void expect_rejected(const CommandBuffer& cb, const std::function<void()>& f, const std::string& needle) {
+  const Dwords before(cb.dwords().begin(), cb.dwords().end());
+  const auto relocs = cb.relocations().size();
+  const auto works = cb.workloads().size();
+  try {
+    f();
+    ADD_FAILURE() << "accepted; expected an error mentioning: " << needle;
+  } catch (const DriverError& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(cb.name()), std::string::npos) << "the error names the buffer: " << e.what();
+  }
+  EXPECT_EQ(Dwords(cb.dwords().begin(), cb.dwords().end()), before) << "a rejected call appended something";
+  EXPECT_EQ(cb.relocations().size(), relocs);
+  EXPECT_EQ(cb.workloads().size(), works);
+}
+
+}  // namespace
+
+// Catches each misuse being accepted (or crashing) and a rejected call leaving partial
+// packets behind; at the end the same buffer is still usable and executes as recorded.
+TEST(Misuse, RecordingErrorsAreClearAndAppendNothing) {
+  Rig r;
+  ResourceGroup& g = r.umd->create_group("rt", {r.umd->create_resource(ResourceKind::RenderTarget, at(r, 0), 16384, "rt0")});
+  ResourceGroup& unset = r.umd->create_group("unset", {r.umd->create_resource(ResourceKind::Buffer, at(r, 32768), 64, "b")});
+  BinningState other_state;
+  Umd other(other_state);
+  ResourceGroup& foreign = other.create_group("foreign", {other.create_resource(ResourceKind::Buffer, 0, 64, "f")});
+  CommandBuffer cb = r.umd->create_command_buffer("app");
+
+  // Draw outside a render pass.
+  expect_rejected(cb, [&] { cb.draw(DrawDesc{.count = 3}); }, "draw outside a render pass");
+  // Render passes: bad size, misaligned targets, groups not set / foreign / not containing the target.
+  RenderPassDesc big = pass(r);
+  big.width = 4096;
+  expect_rejected(cb, [&] { cb.begin_render_pass(big); }, "outside 1..2048");
+  RenderPassDesc mis = pass(r);
+  mis.color.addr += 4;
+  expect_rejected(cb, [&] { cb.begin_render_pass(mis); }, "not 64-byte aligned");
+  expect_rejected(cb, [&] { cb.begin_render_pass(pass(r, &unset)); }, "which is not set");
+  expect_rejected(cb, [&] { cb.begin_render_pass(pass(r, &foreign)); }, "belongs to another UMD");
+  cb.set_group(unset);
+  expect_rejected(cb, [&] { cb.begin_render_pass(pass(r, &unset)); }, "is not a resource of group 'unset'");
+  RenderPassDesc novis = pass(r);
+  novis.vis_buffer = VisBuffer{0, 0};
+  expect_rejected(cb, [&] { cb.begin_render_pass(novis); }, "visibility buffer");
+  expect_rejected(cb, [&] { cb.end_render_pass(); }, "without begin_render_pass");
+  // Unbalanced barriers.
+  expect_rejected(cb, [&] { cb.barrier_update(16, 1); }, "barrier 16 outside 0..15");
+  cb.barrier_update(3, 5);
+  expect_rejected(cb, [&] { cb.barrier_update(3, 4); }, "unbalanced barriers: barrier 3 set to 4 after an earlier update to 5");
+  cb.barrier_wait(4, 2);
+  expect_rejected(cb, [&] { cb.barrier_update(4, 2); }, "the queue would wait for itself forever");
+  // Deleting a DSID still in use, or one that is not set.
+  cb.set_group(g);
+  cb.begin_render_pass(pass(r, &g));
+  expect_rejected(cb, [&] { cb.delete_group(g); }, "still in use by render pass 'main'");
+  expect_rejected(cb, [&] { cb.begin_render_pass(pass(r)); }, "render passes do not nest");
+  expect_rejected(cb, [&] { cb.fence(at(r, 60000), 1); }, "fence inside render pass 'main'");
+  expect_rejected(cb, [&] { cb.draw(DrawDesc{.vertex_addr = 8}); }, "not 16-byte aligned");
+  expect_rejected(cb, [&] { cb.close(); }, "render pass 'main' not ended");
+  cb.draw(DrawDesc{.count = 3, .vertex_addr = at(r, 20480)});
+  cb.end_render_pass();
+  CommandBuffer other_cb = r.umd->create_command_buffer("other");
+  other_cb.delete_group(g);
+  expect_rejected(cb, [&] { cb.delete_group(g); }, "is not set (never set, or already deleted)");
+  expect_rejected(cb, [&] { cb.set_regs(0x102, {1}); }, "not dword aligned");
+  expect_rejected(cb, [&] { cb.perf_sample(at(r, 60000) + 4); }, "not 64-byte aligned");
+  cb.fence(at(r, 60000), 0x600D);
+  cb.close();
+  // Writing a closed buffer: every recording call.
+  const std::vector<std::function<void()>> writes = {
+      [&] { cb.draw({}); }, [&] { cb.begin_render_pass(pass(r)); }, [&] { cb.end_render_pass(); },
+      [&] { cb.set_regs(0, {1}); }, [&] { cb.fence(0, 0); }, [&] { cb.barrier_update(0, 9); },
+      [&] { cb.barrier_wait(0, 0); }, [&] { cb.set_group(g); }, [&] { cb.set_default_dsid(); },
+      [&] { cb.delete_group(unset); }, [&] { cb.indirect_buffer(0, 0); }, [&] { cb.frame_end(0); },
+      [&] { cb.perf_sample(0); }, [&] { cb.nop(0); }, [&] { cb.close(); }};
+  for (const auto& w : writes) expect_rejected(cb, w, "after close(): a closed command buffer cannot be written");
+
+  // Nothing was lost: the buffer executes as recorded (its wait on barrier 4 released by a
+  // producer on the other queue).
+  CommandBuffer producer = r.umd->create_command_buffer("producer");
+  producer.barrier_update(4, 2);
+  producer.close();
+  r.kmd->submit(producer, 1);
+  const Submission s = r.kmd->submit(cb, 0);
+  r.kmd->wait(s);
+  EXPECT_EQ(r.dev.read_mem32(at(r, 60000)), 0x600Du);
+  std::size_t draws = 0;
+  for (const auto& c : r.dev.pipe_log()) draws += c.opcode == TS_OP_DRAW;
+  EXPECT_EQ(draws, 1u);
+  expect_rejected(cb, [&] { cb.nop(0); }, "after submission");
+}
+
+// Catches: a buffer destroyed (or moved from) with a render pass open leaving its groups "in
+// use" for ever, or releasing them twice.
+TEST(Misuse, AbandonedRenderPassReleasesItsGroups) {
+  Rig r;
+  ResourceGroup& g = r.umd->create_group("rt", {r.umd->create_resource(ResourceKind::RenderTarget, at(r, 0), 4096, "rt")});
+  {
+    CommandBuffer a = r.umd->create_command_buffer("a");
+    a.set_group(g);
+    a.begin_render_pass(pass(r, &g));
+    CommandBuffer b = std::move(a);
+    EXPECT_EQ(g.open_render_passes(), 1u);
+    CommandBuffer c = r.umd->create_command_buffer("c");
+    c.begin_render_pass(pass(r, &g));
+    EXPECT_EQ(g.open_render_passes(), 2u);
+    c = std::move(b);  // c's own pass released, b's moved in
+    EXPECT_EQ(g.open_render_passes(), 1u);
+  }
+  EXPECT_EQ(g.open_render_passes(), 0u);
+  CommandBuffer d = r.umd->create_command_buffer("d");
+  d.delete_group(g);  // no longer in use
+}
+
+// Catches: a command buffer allowed past its size limit (or past the 24-bit IB size), the
+// failing call leaving a partial packet, an open render pass left unable to end because the
+// limit ate its RENDERPASS_END.
+TEST(Misuse, OversizedBufferRejected) {
+  Rig r(RigOptions{.max_cb_dwords = 64});
+  CommandBuffer cb = r.umd->create_command_buffer("small");
+  RenderPassDesc d = pass(r);
+  d.single_level_only = true;
+  cb.begin_render_pass(d);
+  int draws = 0;
+  try {
+    for (;; ++draws) cb.draw(DrawDesc{.count = 3});
+  } catch (const DriverError& e) {
+    EXPECT_NE(std::string(e.what()).find("over the limit of 64"), std::string::npos) << e.what();
+  }
+  EXPECT_LE(cb.size_dwords(), 63u);
+  EXPECT_GT(draws, 0);
+  cb.end_render_pass();  // room for it was reserved
+  EXPECT_LE(cb.size_dwords(), 64u);
+  cb.close();
+  r.kmd->wait(r.kmd->submit(cb, 0));
+  BinningState st;
+  UmdConfig too_big;
+  too_big.max_command_buffer_dwords = 1u << 24;  // INDIRECT_BUFFER.size is 24 bits
+  EXPECT_THROW({ Umd u(st, too_big); }, DriverError);
+}
+
+// Catches: submitting an open, already submitted or misdirected buffer being accepted, and a
+// rejected submit disturbing work submitted before it.
+TEST(Misuse, BadSubmissionsRejectedEarlierWorkIntact) {
+  Rig r;
+  CommandBuffer good = r.umd->create_command_buffer("good");
+  good.fence(at(r, 100), 42);
+  good.close();
+  const Submission s = r.kmd->submit(good, 0);
+  CommandBuffer open = r.umd->create_command_buffer("open");
+  auto expect = [&](const std::function<void()>& f, const std::string& needle) {
+    try {
+      f();
+      ADD_FAILURE() << "accepted: " << needle;
+    } catch (const DriverError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect([&] { r.kmd->submit(open, 0); }, "still recording: close() it first");
+  open.close();
+  expect([&] { r.kmd->submit(open, 2); }, "queue 2 does not exist");
+  expect([&] { r.kmd->submit(good, 1); }, "already submitted");
+  EXPECT_EQ(r.kmd->pending(), 1u);
+  r.kmd->wait(s);
+  EXPECT_EQ(r.dev.read_mem32(at(r, 100)), 42u);
+  r.kmd->wait(r.kmd->submit(open, 1));
+}

@@ -1,0 +1,409 @@
+// RefDevice: the CP host registers of spec/registers/cp.yaml and the packet semantics of
+// ARCHITECTURE.md section 4, driven directly through the register port and memory (no KMD).
+#include <gtest/gtest.h>
+
+#include "tessera/driver/error.hpp"
+#include "tessera/driver/ref_device.hpp"
+#include "test_seed.hpp"
+#include "test_util.hpp"
+
+using namespace tessera::driver;
+using namespace tessera::driver::test;
+
+namespace {
+
+// Two rings of 2^log2 dwords at fixed addresses, both queues enabled and running.
+struct Direct {
+  explicit Direct(RefDeviceConfig c = {}, uint32_t log2 = 6) : dev(c), log2(log2) {
+    for (unsigned q = 0; q < 2; ++q) {
+      dev.write_reg(TS_CP_RING_BASE_OFFSET_N(q), ring[q]);
+      dev.write_reg(TS_CP_RING_SIZE_OFFSET_N(q), TS_CP_RING_SIZE_LOG2_DWORDS_PUT(log2));
+    }
+    dev.write_reg(TS_CP_INT_ENABLE_OFFSET, TS_CP_INT_ENABLE_RW_MASK);
+    dev.write_reg(TS_CP_CTRL_OFFSET, TS_CP_CTRL_RUN_PUT(1u) | TS_CP_CTRL_QUEUE_ENABLE_PUT(3u));
+  }
+  void push(unsigned q, const Dwords& d) {
+    for (uint32_t x : d) {
+      dev.write_mem32(ring[q] + 4 * (wptr[q] & ((1u << log2) - 1)), x);
+      wptr[q] = (wptr[q] + 1) & ((1u << log2) - 1);
+    }
+  }
+  void bell(unsigned q) { dev.write_reg(TS_CP_DOORBELL_OFFSET_N(q), TS_CP_DOORBELL_WPTR_PUT(wptr[q])); }
+  void run(unsigned q, const Dwords& d, uint64_t cycles = 200) {
+    push(q, d);
+    bell(q);
+    dev.advance(cycles);
+  }
+  uint32_t reg(uint32_t off) { return dev.read_reg(off); }
+  uint32_t status() { return reg(TS_CP_STATUS_OFFSET); }
+
+  RefDevice dev;
+  uint32_t log2;
+  uint32_t ring[2] = {0x1000, 0x2000};
+  uint32_t wptr[2] = {0, 0};
+};
+
+Dwords cat(std::initializer_list<Dwords> parts) {
+  Dwords d;
+  for (const auto& p : parts) d.insert(d.end(), p.begin(), p.end());
+  return d;
+}
+
+std::vector<uint32_t> opcodes(const std::vector<PipeCommand>& log) {
+  std::vector<uint32_t> o;
+  for (const auto& c : log) o.push_back(c.opcode);
+  return o;
+}
+
+}  // namespace
+
+// Catches: wrong reset values, a read-only register that accepts writes, write-only fields
+// that read back, w1c bits that do not clear, enable bits of absent queues that stick,
+// ring registers writable while the queue runs, a soft reset that leaves state behind.
+TEST(RefDevice, RegistersResetAndAccessTypes) {
+  RefDevice one(RefDeviceConfig{.num_queues = 1});
+  EXPECT_EQ(one.read_reg(TS_CP_ID_OFFSET), TS_CP_ID_RESET);
+  EXPECT_EQ(TS_CP_VERSION_NUM_QUEUES_GET(one.read_reg(TS_CP_VERSION_OFFSET)), 1u);
+  EXPECT_EQ(TS_CP_VERSION_MAJOR_GET(one.read_reg(TS_CP_VERSION_OFFSET)), TS_CP_VERSION_MAJOR_RESET);
+  EXPECT_EQ(one.read_reg(TS_CP_CTRL_OFFSET), TS_CP_CTRL_RESET);
+  EXPECT_EQ(one.read_reg(TS_CP_STATUS_OFFSET), TS_CP_STATUS_RESET);
+  one.write_reg(TS_CP_ID_OFFSET, 0);
+  EXPECT_EQ(one.read_reg(TS_CP_ID_OFFSET), TS_CP_ID_RESET) << "ID is read-only";
+  one.write_reg(TS_CP_CTRL_OFFSET, TS_CP_CTRL_RUN_PUT(1u) | TS_CP_CTRL_QUEUE_ENABLE_PUT(0xFFu));
+  EXPECT_EQ(TS_CP_CTRL_QUEUE_ENABLE_GET(one.read_reg(TS_CP_CTRL_OFFSET)), 1u) << "bits of absent queues read 0";
+  EXPECT_EQ(TS_CP_CTRL_SOFT_RESET_GET(one.read_reg(TS_CP_CTRL_OFFSET)), 0u);
+  EXPECT_EQ(TS_CP_STATUS_CORE_RUNNING_GET(one.read_reg(TS_CP_STATUS_OFFSET)), 1u);
+  EXPECT_EQ(one.read_reg(TS_CP_RING_BASE_OFFSET_N(1)), 0u) << "queue 1 is absent";
+
+  Direct d;
+  // Ring registers are frozen while the queue is enabled.
+  d.dev.write_reg(TS_CP_RING_BASE_OFFSET_N(0), 0x8000);
+  EXPECT_EQ(d.reg(TS_CP_RING_BASE_OFFSET_N(0)), 0x1000u);
+  d.dev.write_reg(TS_CP_RING_BASE_OFFSET_N(0), 0x1000 | 0x3F);
+  EXPECT_EQ(d.reg(TS_CP_RING_BASE_OFFSET_N(0)) & ~TS_CP_RING_BASE_RW_MASK, 0u) << "reserved bits read 0";
+  EXPECT_EQ(d.reg(TS_CP_DOORBELL_OFFSET_N(0)), 0u) << "DOORBELL is write-only";
+  // An error, a barrier and pointers; then INT_STATUS w1c and soft reset.
+  d.run(1, cat({pkt::barrier_update(4, 9), Dwords{TS_PKT_HEADER(0x7f, 0)}}));
+  EXPECT_EQ(d.dev.barrier(4), 9u);
+  EXPECT_TRUE(d.dev.interrupt_line());
+  EXPECT_EQ(TS_CP_INT_STATUS_ERROR_GET(d.reg(TS_CP_INT_STATUS_OFFSET)), 1u);
+  d.dev.write_reg(TS_CP_INT_STATUS_OFFSET, 0);
+  EXPECT_EQ(TS_CP_INT_STATUS_ERROR_GET(d.reg(TS_CP_INT_STATUS_OFFSET)), 1u) << "writing 0 leaves a w1c bit";
+  d.dev.write_reg(TS_CP_INT_ENABLE_OFFSET, 0);
+  EXPECT_FALSE(d.dev.interrupt_line()) << "line = INT_STATUS & INT_ENABLE";
+  d.dev.write_reg(TS_CP_INT_STATUS_OFFSET, TS_CP_INT_STATUS_ERROR_MASK);
+  EXPECT_EQ(d.reg(TS_CP_INT_STATUS_OFFSET), 0u);
+  EXPECT_EQ(d.reg(TS_CP_ERROR_STATUS_OFFSET), 0u) << "clearing INT_STATUS.error clears the record";
+  EXPECT_NE(TS_CP_STATUS_QUEUE_HALTED_GET(d.status()), 0u) << "the queue stays halted until soft reset";
+  d.dev.write_reg(TS_CP_CTRL_OFFSET, TS_CP_CTRL_RUN_PUT(1u) | TS_CP_CTRL_SOFT_RESET_PUT(1u));
+  EXPECT_EQ(TS_CP_STATUS_QUEUE_HALTED_GET(d.status()), 0u);
+  EXPECT_EQ(d.dev.barrier(4), 0u);
+  EXPECT_EQ(d.reg(TS_CP_RING_RPTR_OFFSET_N(1)), 0u);
+  EXPECT_EQ(d.reg(TS_CP_RING_WPTR_OFFSET_N(1)), 0u);
+  EXPECT_EQ(TS_CP_CTRL_QUEUE_ENABLE_GET(d.reg(TS_CP_CTRL_OFFSET)), 0u) << "queues stop";
+  EXPECT_EQ(d.reg(TS_CP_RING_BASE_OFFSET_N(1)), 0x2000u) << "ring base survives";
+  EXPECT_EQ(d.dev.read_reg(TS_SLC_BASE_ADDR), 0u) << "blocks other than the CP are not modelled";
+}
+
+// Catches: a WPTR write that wakes the queue (only DOORBELL may), pointers that do not wrap
+// at 2^log2_dwords, packets straddling the ring end read wrongly, STATUS bits wrong.
+TEST(RefDevice, DoorbellWakesAndRingWraps) {
+  Direct d({}, 4);  // 16-dword ring
+  for (int i = 0; i < 5; ++i) {
+    d.push(0, pkt::frame_end(static_cast<uint32_t>(i)));  // 2 dwords each
+    d.push(0, pkt::draw(DrawDesc{.count = static_cast<uint32_t>(i)}));  // 6 dwords
+    d.dev.write_reg(TS_CP_RING_WPTR_OFFSET_N(0), d.wptr[0]);
+    d.dev.advance(50);
+    EXPECT_EQ(d.dev.pipe_log().size(), static_cast<std::size_t>(2 * i)) << "a WPTR write must not wake the queue";
+    EXPECT_EQ(TS_CP_STATUS_QUEUE_ACTIVE_GET(d.status()) & 1u, 1u);
+    d.bell(0);
+    d.dev.advance(50);
+    ASSERT_EQ(d.dev.pipe_log().size(), static_cast<std::size_t>(2 * i + 2));
+    EXPECT_EQ(d.dev.pipe_log()[2 * i].args, Dwords{static_cast<uint32_t>(i)});
+    EXPECT_EQ(TS_PKT_DRAW_COUNT_GET(d.dev.pipe_log()[2 * i + 1].args[TS_PKT_DRAW_COUNT_DW]), static_cast<uint32_t>(i));
+    EXPECT_EQ(d.reg(TS_CP_RING_RPTR_OFFSET_N(0)), d.wptr[0]);
+    EXPECT_EQ(TS_CP_STATUS_IDLE_GET(d.status()), 1u);
+  }
+  EXPECT_EQ(d.wptr[0], (5u * 8u) % 16u) << "the test itself wrapped";
+
+  // A ring size outside 4..16 is not served (and is no error), as the firmware does.
+  Direct bad({}, 3);
+  bad.run(1, pkt::frame_end(1));
+  EXPECT_TRUE(bad.dev.pipe_log().empty());
+  EXPECT_EQ(bad.reg(TS_CP_ERROR_STATUS_OFFSET), 0u);
+}
+
+// Catches: IB nesting not returning to the caller, IB2 not allowed, DSID state inherited
+// into a command buffer or lost on return, the pipe-command dsid wrong.
+TEST(RefDevice, IndirectBuffersNestAndScopeTheDsid) {
+  Direct d;
+  const uint32_t ib1 = 0x10000, ib2 = 0x11000;
+  const Dwords b2 = cat({pkt::frame_end(2), pkt::dsid_set(9), pkt::frame_end(3)});
+  const Dwords b1 = cat({pkt::frame_end(1), pkt::dsid_set(7), pkt::indirect_buffer(ib2, static_cast<uint32_t>(b2.size())),
+                         pkt::frame_end(4)});
+  d.dev.write_dwords(ib1, b1);
+  d.dev.write_dwords(ib2, b2);
+  d.run(0, cat({pkt::dsid_set(5), pkt::indirect_buffer(ib1, static_cast<uint32_t>(b1.size())), pkt::frame_end(5)}));
+  const auto& log = d.dev.pipe_log();
+  ASSERT_EQ(log.size(), 5u);
+  const uint32_t expect_dsid[] = {0, 0, 9, 7, 5};  // reset at each IB start, restored on return
+  for (uint32_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(log[i].args[0], i + 1);
+    EXPECT_EQ(log[i].dsid, expect_dsid[i]) << "frame " << i + 1;
+  }
+  const auto levels = [&] {
+    std::vector<int> l;
+    for (const auto& e : d.dev.trace()) l.push_back(e.ib_level);
+    return l;
+  }();
+  EXPECT_EQ(levels, (std::vector<int>{0, 0, 1, 1, 1, 2, 2, 2, 1, 0}));
+}
+
+// Catches: COND_EXEC comparing without the mask, executing when it should skip, skipping the
+// wrong number of dwords.
+TEST(RefDevice, CondExecRunsOrSkips) {
+  Direct d;
+  const uint32_t flag = 0x9000;
+  d.dev.write_mem32(flag, 0xA5);
+  const Dwords body = cat({pkt::frame_end(1), pkt::frame_end(2)});
+  const auto n = static_cast<uint32_t>(body.size());
+  d.run(0, cat({pkt::cond_exec(flag, 0x0F, 0x05, n), body, pkt::cond_exec(flag, 0xFF, 0x05, n), body,
+                pkt::cond_exec(flag, 0, 0, n), body, pkt::frame_end(9)}));
+  std::vector<uint32_t> frames;
+  for (const auto& c : d.dev.pipe_log()) frames.push_back(c.args[0]);
+  EXPECT_EQ(frames, (std::vector<uint32_t>{1, 2, 1, 2, 9}));
+}
+
+// Catches: SET_REGS forwarded as one record instead of one per register, payloads reordered,
+// pipe packets (SET_BIN_MODE, BIND_VIS_BUFFER, DRAW, RENDERPASS_*, FRAME_END) missing from the
+// log, non-pipe packets (NOP, FENCE, DSID_*, barriers, PERF_SAMPLE) leaking into it.
+TEST(RefDevice, PipeCommandsOfStateAndDrawing) {
+  Direct d;
+  const uint32_t regs[] = {10, 20, 30};
+  const DrawDesc draw{Topology::PatchQuad, IndexType::U16, 12, 0x3000, 0x3100, 0x3200};
+  RenderPassPacket rp;
+  rp.body_size = 1 + TS_PKT_DRAW_LEN;
+  rp.color_addr = 0x4000;
+  d.run(0, cat({pkt::set_regs(0x100, regs), pkt::nop(3), pkt::set_bin_mode({}), pkt::bind_vis_buffer(0x5000, 256),
+                pkt::renderpass_begin(rp), pkt::draw(draw), pkt::renderpass_end(), pkt::fence(0x6000, 1),
+                pkt::barrier_update(1, 1), pkt::dsid_set(3), pkt::perf_sample(0x7000), pkt::frame_end(8)}));
+  const auto& log = d.dev.pipe_log();
+  EXPECT_EQ(opcodes(log), (std::vector<uint32_t>{TS_OP_SET_REGS, TS_OP_SET_REGS, TS_OP_SET_REGS, TS_OP_SET_BIN_MODE,
+                                                 TS_OP_BIND_VIS_BUFFER, TS_OP_RENDERPASS_BEGIN, TS_OP_DRAW,
+                                                 TS_OP_RENDERPASS_END, TS_OP_FRAME_END}));
+  EXPECT_EQ(log[1].args, (Dwords{0x104, 20}));
+  EXPECT_EQ(d.dev.state_reg(0x108), 30u);
+  const Dwords draw_pkt = pkt::draw(draw);
+  EXPECT_EQ(log[6].args, Dwords(draw_pkt.begin() + 1, draw_pkt.end()));
+  EXPECT_EQ(log[8].dsid, 3u);
+  EXPECT_EQ(d.dev.read_mem32(0x6000), 1u);
+}
+
+// Catches: the render-pass body not replayed once per coarse bin in two-level mode, replayed in
+// PBB mode, RENDERPASS_BEGIN repeated, RPTR moving backwards during a replay.
+TEST(RefDevice, TwoLevelRenderPassReplaysItsBodyPerCoarseBin) {
+  Direct d;
+  RenderPassPacket rp;
+  rp.body_size = 2 * (1 + TS_PKT_DRAW_LEN);
+  const Dwords pass = cat({pkt::renderpass_begin(rp), pkt::draw(DrawDesc{.count = 1}), pkt::draw(DrawDesc{.count = 2}),
+                           pkt::renderpass_end()});
+  const uint32_t ib = 0x20000;
+  const Dwords body = cat({pkt::set_bin_mode(BinningInfo{BinMode::TwoLevel, BinSize::Px32, BinOrder::Raster, 3, 2}), pass,
+                           pkt::set_bin_mode({}), pass});
+  d.dev.write_dwords(ib, body);
+  d.run(0, pkt::indirect_buffer(ib, static_cast<uint32_t>(body.size())), 500);
+  std::vector<uint32_t> ops = opcodes(d.dev.pipe_log());
+  std::vector<uint32_t> expect{TS_OP_SET_BIN_MODE, TS_OP_RENDERPASS_BEGIN};
+  for (int bin = 0; bin < 6; ++bin) expect.insert(expect.end(), {TS_OP_DRAW, TS_OP_DRAW, TS_OP_RENDERPASS_END});
+  expect.insert(expect.end(), {TS_OP_SET_BIN_MODE, TS_OP_RENDERPASS_BEGIN, TS_OP_DRAW, TS_OP_DRAW, TS_OP_RENDERPASS_END});
+  EXPECT_EQ(ops, expect);
+  uint32_t max_pass = 0;
+  for (const auto& e : d.dev.trace()) max_pass = std::max(max_pass, e.pass);
+  EXPECT_EQ(max_pass, 5u);
+
+  // The same in the ring itself: RPTR stays at RENDERPASS_BEGIN until the last pass ends.
+  // Without replay (the firmware today) the same stream runs once.
+  Direct once(RefDeviceConfig{.replay_render_passes = false});
+  once.dev.write_dwords(ib, body);
+  once.run(0, pkt::indirect_buffer(ib, static_cast<uint32_t>(body.size())), 500);
+  EXPECT_EQ(opcodes(once.dev.pipe_log()).size(), 2u * 5u);
+
+  Direct r(RefDeviceConfig{}, 8);
+  r.push(0, cat({pkt::set_bin_mode(BinningInfo{BinMode::TwoLevel, BinSize::Px32, BinOrder::Raster, 2, 2}), pass}));
+  r.bell(0);
+  r.dev.advance(4);  // SET_BIN_MODE, BEGIN, DRAW, DRAW
+  EXPECT_EQ(r.reg(TS_CP_RING_RPTR_OFFSET_N(0)), 1u + TS_PKT_SET_BIN_MODE_LEN);
+  r.dev.advance(100);
+  EXPECT_EQ(r.reg(TS_CP_RING_RPTR_OFFSET_N(0)), r.wptr[0]);
+  EXPECT_EQ(opcodes(r.dev.pipe_log()).size(), 2u + 4u * 3u);
+}
+
+// Catches: FENCE not waiting for its latency (STATUS.queue_waiting), the value written early,
+// the interrupt flag ignored or raised without it, flush/invalidate flags ignored.
+TEST(RefDevice, FenceWaitsWritesAndInterrupts) {
+  Direct d(RefDeviceConfig{.fence_latency = 20});
+  d.push(0, cat({pkt::fence(0x6000, 5, FenceFlags{true, true, false}), pkt::fence(0x6004, 6, FenceFlags{false, false, true})}));
+  d.bell(0);
+  d.dev.advance(5);
+  EXPECT_EQ(d.dev.read_mem32(0x6000), 0u);
+  EXPECT_EQ(TS_CP_STATUS_QUEUE_WAITING_GET(d.status()), 1u);
+  EXPECT_FALSE(d.dev.wait_interrupt(10)) << "the interrupting fence is behind the first one";
+  d.dev.advance(10);
+  EXPECT_EQ(d.dev.read_mem32(0x6000), 5u);
+  EXPECT_EQ(d.dev.read_mem32(0x6004), 0u);
+  EXPECT_TRUE(d.dev.wait_interrupt(100));
+  EXPECT_EQ(d.dev.read_mem32(0x6004), 6u);
+  EXPECT_EQ(TS_CP_INT_STATUS_FENCE_GET(d.reg(TS_CP_INT_STATUS_OFFSET)), 1u);
+  EXPECT_EQ(d.dev.flushes(), 1u);
+  EXPECT_EQ(d.dev.invalidates(), 1u);
+  d.dev.write_reg(TS_CP_INT_STATUS_OFFSET, TS_CP_INT_STATUS_FENCE_MASK);
+  EXPECT_FALSE(d.dev.interrupt_line());
+}
+
+// Catches: DSID_DELETE writing its fence before the delete hint or without waiting, a hint
+// for DSID 0 (never deleted), PERF_SAMPLE not writing its block.
+TEST(RefDevice, DsidDeleteHintThenFenceAndPerfSample) {
+  Direct d(RefDeviceConfig{.delete_latency = 30});
+  d.run(0, cat({pkt::dsid_delete(12, 0x6000, 0xD1), pkt::dsid_delete(0, 0x6004, 0xD0), pkt::perf_sample(0x7000)}), 10);
+  ASSERT_EQ(d.dev.delete_hints().size(), 1u);
+  EXPECT_EQ(d.dev.delete_hints()[0].dsid, 12u);
+  EXPECT_EQ(d.dev.read_mem32(0x6000), 0u) << "the fence follows the SLC's completion";
+  d.dev.advance(100);
+  EXPECT_EQ(d.dev.read_mem32(0x6000), 0xD1u);
+  EXPECT_EQ(d.dev.read_mem32(0x6004), 0xD0u) << "DSID 0: no hint, but the fence is written";
+  EXPECT_EQ(d.dev.delete_hints().size(), 1u);
+  namespace pb = perf_block;  // the layout of firmware/include/cp_fw.h
+  const Dwords blk = read_dwords(d.dev, 0x7000, pb::kDwords);
+  EXPECT_EQ(blk[pb::kMagicDw], pb::kMagic);
+  EXPECT_EQ(blk[pb::kVersionDw], pb::kLayoutVersion) << "queue 0, ring level";
+  EXPECT_NE(blk[pb::kCyclesLoDw], 0u);
+  EXPECT_EQ(blk[pb::kPacketsQ0Dw], 3u) << "packets of queue 0, the sample included";
+  EXPECT_EQ(blk[pb::kPacketsQ1Dw], 0u);
+}
+
+// Catches: a BARRIER_WAIT that blocks the other queue, a wait that passes before the update,
+// queues not served one packet at a time in turn.
+TEST(RefDevice, BarrierBlocksOnlyItsQueueAndQueuesAlternate) {
+  Direct d;
+  d.push(0, cat({pkt::frame_end(100), pkt::barrier_wait(3, 2), pkt::frame_end(101)}));
+  d.push(1, cat({pkt::frame_end(200), pkt::frame_end(201), pkt::frame_end(202), pkt::barrier_update(3, 2),
+                 pkt::frame_end(203)}));
+  d.bell(0);
+  d.bell(1);
+  d.dev.advance(100);
+  std::vector<uint32_t> frames;
+  for (const auto& c : d.dev.pipe_log()) frames.push_back(c.args[0]);
+  EXPECT_EQ(frames, (std::vector<uint32_t>{100, 200, 201, 202, 203, 101}));
+  EXPECT_EQ(TS_CP_STATUS_IDLE_GET(d.status()), 1u);
+}
+
+// Catches, for every error code: the wrong code, queue, IB level, opcode or address in the
+// record; the faulty queue not halting; the other queue stopping too; the interrupt missing;
+// a later error overwriting the first.
+TEST(RefDevice, ErrorsHaltOnlyTheirQueue) {
+  struct Case {
+    const char* name;
+    uint32_t code;
+    uint32_t level;
+    uint32_t opcode;
+    std::function<Dwords(Direct&, uint32_t& bad_addr)> stream;  // queue-1 ring content
+  };
+  const uint32_t ib = 0x30000;
+  auto in_ib = [&](Direct& d, const Dwords& b) {
+    d.dev.write_dwords(ib, b);
+    return pkt::indirect_buffer(ib, static_cast<uint32_t>(b.size()));
+  };
+  const std::vector<Case> cases = {
+      {"unknown opcode", TS_CP_ERROR_BAD_OPCODE, 0, 0x7f,
+       [&](Direct& d, uint32_t& a) { a = d.ring[1] + 4 * 2; return cat({pkt::frame_end(1), Dwords{TS_PKT_HEADER(0x7f, 0)}}); }},
+      {"length outside the opcode's limits", TS_CP_ERROR_BAD_LENGTH, 1, TS_OP_DRAW,
+       [&](Direct& d, uint32_t& a) { a = ib; return in_ib(d, Dwords{TS_PKT_HEADER(TS_OP_DRAW, 2), 0, 0}); }},
+      {"packet runs past its IB", TS_CP_ERROR_IB_OVERFLOW, 1, TS_OP_DRAW,
+       [&](Direct& d, uint32_t& a) {
+         a = ib + 8;
+         Dwords b = cat({pkt::frame_end(0), pkt::draw({})});
+         b.resize(b.size() - 1);
+         return in_ib(d, b);
+       }},
+      {"IB nested deeper than IB2", TS_CP_ERROR_IB_OVERFLOW, 2, TS_OP_INDIRECT_BUFFER,
+       [&](Direct& d, uint32_t& a) {
+         const Dwords b2 = pkt::indirect_buffer(0x32000, 2);  // IB3
+         d.dev.write_dwords(0x31000, b2);
+         a = 0x31000;
+         return in_ib(d, pkt::indirect_buffer(0x31000, static_cast<uint32_t>(b2.size())));
+       }},
+      {"misaligned fence", TS_CP_ERROR_BAD_ADDRESS, 0, TS_OP_FENCE,
+       [&](Direct& d, uint32_t& a) { a = d.ring[1]; return pkt::fence(0x6002, 1); }},
+      {"IB outside memory", TS_CP_ERROR_BAD_ADDRESS, 0, TS_OP_INDIRECT_BUFFER,
+       [&](Direct& d, uint32_t& a) { a = d.ring[1]; return pkt::indirect_buffer(static_cast<uint32_t>(d.dev.memory_size() - 8), 4); }},
+      {"COND_EXEC address outside memory", TS_CP_ERROR_BAD_ADDRESS, 1, TS_OP_COND_EXEC,
+       [&](Direct& d, uint32_t& a) { a = ib; return in_ib(d, pkt::cond_exec(0xFFFFFFF0u, 1, 1, 0)); }},
+      {"misaligned vertex buffer", TS_CP_ERROR_BAD_ADDRESS, 0, TS_OP_DRAW,
+       [&](Direct& d, uint32_t& a) { a = d.ring[1]; return pkt::draw(DrawDesc{.vertex_addr = 0x3008}); }},
+      {"vertices past the end of memory", TS_CP_ERROR_BAD_ADDRESS, 0, TS_OP_DRAW,
+       [&](Direct& d, uint32_t& a) {
+         a = d.ring[1];
+         return pkt::draw(DrawDesc{.count = 2, .vertex_addr = static_cast<uint32_t>(d.dev.memory_size() - 16)});
+       }},
+      {"render target past the end of memory", TS_CP_ERROR_BAD_ADDRESS, 0, TS_OP_RENDERPASS_BEGIN,
+       [&](Direct& d, uint32_t& a) {
+         a = d.ring[1];
+         RenderPassPacket rp;
+         rp.color_addr = static_cast<uint32_t>(d.dev.memory_size() - 4096);
+         rp.width = rp.height = 64;  // 16 KiB
+         return pkt::renderpass_begin(rp);
+       }},
+      {"header flag a packet does not define", TS_CP_ERROR_BAD_OPCODE, 0, TS_OP_DRAW,
+       [&](Direct& d, uint32_t& a) {
+         a = d.ring[1];
+         Dwords x = pkt::draw({});
+         x[0] |= TS_PKT_FENCE_FLAG_INTERRUPT_MASK;
+         return x;
+       }},
+      {"COND_EXEC count past its IB (condition true)", TS_CP_ERROR_IB_OVERFLOW, 1, TS_OP_COND_EXEC,
+       [&](Direct& d, uint32_t& a) {
+         a = ib;
+         d.dev.write_mem32(0x9000, 1);
+         return in_ib(d, pkt::cond_exec(0x9000, 1, 1, 3));
+       }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Direct d;
+    uint32_t bad = 0;
+    d.push(1, c.stream(d, bad));
+    d.push(1, pkt::frame_end(0xDEAD));  // never reached
+    d.bell(1);
+    Dwords q0;
+    for (uint32_t i = 0; i < 6; ++i) q0 = cat({q0, pkt::frame_end(i)});
+    d.run(0, cat({q0, pkt::fence(0x6000, 0x600D)}), 300);
+    const uint32_t es = d.reg(TS_CP_ERROR_STATUS_OFFSET);
+    EXPECT_EQ(TS_CP_ERROR_STATUS_VALID_GET(es), 1u);
+    EXPECT_EQ(TS_CP_ERROR_STATUS_CODE_GET(es), c.code);
+    EXPECT_EQ(TS_CP_ERROR_STATUS_QUEUE_GET(es), 1u);
+    EXPECT_EQ(TS_CP_ERROR_STATUS_IB_LEVEL_GET(es), c.level);
+    EXPECT_EQ(TS_CP_ERROR_STATUS_OPCODE_GET(es), c.opcode);
+    EXPECT_EQ(d.reg(TS_CP_ERROR_ADDR_OFFSET), bad);
+    EXPECT_EQ(TS_CP_STATUS_QUEUE_HALTED_GET(d.status()), 2u);
+    EXPECT_TRUE(d.dev.interrupt_line());
+    EXPECT_EQ(d.dev.read_mem32(0x6000), 0x600Du) << "queue 0 keeps running";
+    for (const auto& p : d.dev.pipe_log()) EXPECT_NE(p.args.empty() ? 0 : p.args[0], 0xDEADu);
+    // A second error on queue 0 is not recorded over the first.
+    d.run(0, Dwords{TS_PKT_HEADER(0x66, 0)});
+    EXPECT_EQ(d.reg(TS_CP_ERROR_STATUS_OFFSET), es);
+    EXPECT_EQ(TS_CP_STATUS_QUEUE_HALTED_GET(d.status()), 3u);
+    d.dev.write_reg(TS_CP_ERROR_STATUS_OFFSET, TS_CP_ERROR_STATUS_VALID_MASK);
+    EXPECT_EQ(d.reg(TS_CP_ERROR_STATUS_OFFSET), 0u);
+  }
+}
+
+// Catches: a render pass whose body_size disagrees with where RENDERPASS_END is (or that
+// nests) executing anyway instead of halting with BAD_LENGTH.
+TEST(RefDevice, InconsistentRenderPassIsBadLength) {
+  Direct d;
+  RenderPassPacket rp;
+  rp.body_size = 1;  // but the END is 6 dwords later
+  d.run(1, cat({pkt::renderpass_begin(rp), pkt::draw({}), pkt::renderpass_end()}));
+  EXPECT_EQ(TS_CP_ERROR_STATUS_CODE_GET(d.reg(TS_CP_ERROR_STATUS_OFFSET)), TS_CP_ERROR_BAD_LENGTH);
+  EXPECT_EQ(TS_CP_STATUS_QUEUE_HALTED_GET(d.status()), 2u);
+}
