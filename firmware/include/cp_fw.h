@@ -100,8 +100,10 @@ uint32_t cp_fw_op_index(uint32_t opcode);
 /* Resets all firmware state (barriers, queue state, statistics) and reads the hardware
  * configuration. Called once by main() on the target and before each test on the host. */
 void cp_fw_init(void);
-/* One scheduler round: every enabled, not halted queue gets one step (one packet or one wait
- * check), in queue order. main() calls it forever. */
+/* One scheduler round: every enabled, not halted queue gets one turn, in queue order: up to
+ * 16 steps (a step is one packet or one wait check), ending early when the queue waits, halts
+ * or has nothing to execute (docs/firmware.md, "Main loop and scheduler"). main() calls it
+ * forever. */
 void cp_fw_poll(void);
 
 /* Barrier values (for tests and the bench). */

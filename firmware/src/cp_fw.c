@@ -2,9 +2,10 @@
  * 5.1; packet semantics in spec/packets.yaml; registers in spec/registers/cpfw.yaml).
  *
  * The hardware queues are served round-robin: cp_fw_poll gives each enabled, not halted queue
- * one step, and a step executes one packet or checks the one condition the queue waits for
- * (BARRIER_WAIT, FENCE / BARRIER_UPDATE / DSID_DELETE completion, a COND_EXEC skip not yet
- * published). Waiting never blocks: the queue's state stays in DMEM and the next queue runs.
+ * one turn of up to CP_TURN_STEPS steps; a step executes one packet or checks the one
+ * condition the queue waits for (BARRIER_WAIT, FENCE / BARRIER_UPDATE / DSID_DELETE
+ * completion, a COND_EXEC skip not yet published). Waiting never blocks: the turn ends, the
+ * queue's state stays in DMEM and the next queue runs.
  * DSID ordering follows the Apple DSID source (seeds/002): the delete hint goes to the SLC only
  * after the queue's earlier work is complete, and the fence is written after the SLC reports
  * completion. COND_EXEC is the GPU-side patching mechanism of the AMD binning source (seeds/000).
@@ -26,11 +27,18 @@ _Static_assert(CP_MAX_QUEUES >= 2, "PERF_SAMPLE reports two queues");
 /* Largest fixed payload the firmware reads into a local buffer. */
 #define CP_MAX_FIXED_LEN 8u
 
+/* Steps (packets, or wait checks) one queue may run in one turn before the other queue gets
+ * its turn: the fairness bound of the scheduler (docs/firmware.md, "Main loop"). */
+#define CP_TURN_STEPS 16u
+
+#define CP_INLINE static inline __attribute__((always_inline))
+#define CP_COLD __attribute__((noinline, cold))
+
 #define SLC_REG(off) REGWIN(TS_SLC_BASE_ADDR + (off))
 
 /* ---- small helpers --------------------------------------------------------------------------- */
 
-static void fw_status(uint32_t v)
+CP_INLINE void fw_status(uint32_t v)
 {
   if (v != cp_fw.fw_status) {
     cp_fw.fw_status = v;
@@ -38,34 +46,61 @@ static void fw_status(uint32_t v)
   }
 }
 
+#ifdef CP_FW_HOST
 static void zero(void *p, uint32_t bytes)
 {
-  uint8_t *b = (uint8_t *)p;
-  while (bytes--)
-    *b++ = 0;
+  uint32_t *w = (uint32_t *)p; /* both blocks are word aligned and a whole number of words */
+  for (bytes /= 4u; bytes != 0; bytes--)
+    *w++ = 0;
+}
+#endif
+
+/* cp_fw_stats.op index of each opcode, stored XOR CP_STATS_OTHER so that the entries left 0
+ * (unknown opcodes) read as CP_STATS_OTHER. */
+#define CP_OPX(i) ((uint8_t)((i) ^ CP_STATS_OTHER))
+static const uint8_t cp_opidx_x[256] = {
+    [TS_OP_NOP] = CP_OPX(0),             [TS_OP_INDIRECT_BUFFER] = CP_OPX(1),
+    [TS_OP_COND_EXEC] = CP_OPX(2),       [TS_OP_SET_REGS] = CP_OPX(3),
+    [TS_OP_SET_BIN_MODE] = CP_OPX(4),    [TS_OP_BIND_VIS_BUFFER] = CP_OPX(5),
+    [TS_OP_DRAW] = CP_OPX(6),            [TS_OP_RENDERPASS_BEGIN] = CP_OPX(7),
+    [TS_OP_RENDERPASS_END] = CP_OPX(8),  [TS_OP_FENCE] = CP_OPX(9),
+    [TS_OP_BARRIER_UPDATE] = CP_OPX(10), [TS_OP_BARRIER_WAIT] = CP_OPX(11),
+    [TS_OP_DSID_SET] = CP_OPX(12),       [TS_OP_DSID_DELETE] = CP_OPX(13),
+    [TS_OP_FRAME_END] = CP_OPX(14),      [TS_OP_PERF_SAMPLE] = CP_OPX(15)};
+
+/* Header checks per stats index (same order as cp_stats_opcodes below). */
+#define CP_OPINFO(name, flags)                                                               \
+  {TS_PKT_##name##_MIN_LEN, TS_PKT_##name##_MAX_LEN - TS_PKT_##name##_MIN_LEN,               \
+   (uint16_t)(TS_PKT_HDR_FLAGS_MASK & ~(uint32_t)(flags)), 0}
+static const cp_opinfo_t cp_opinfo[CP_STATS_NUM_OPS] = {
+    CP_OPINFO(NOP, 0),
+    CP_OPINFO(INDIRECT_BUFFER, 0),
+    CP_OPINFO(COND_EXEC, 0),
+    CP_OPINFO(SET_REGS, 0),
+    CP_OPINFO(SET_BIN_MODE, 0),
+    CP_OPINFO(BIND_VIS_BUFFER, 0),
+    CP_OPINFO(DRAW, 0),
+    CP_OPINFO(RENDERPASS_BEGIN, 0),
+    CP_OPINFO(RENDERPASS_END, 0),
+    /* the only packet with header flags */
+    CP_OPINFO(FENCE, TS_PKT_FENCE_FLAG_FLUSH_MASK | TS_PKT_FENCE_FLAG_INVALIDATE_MASK |
+                         TS_PKT_FENCE_FLAG_INTERRUPT_MASK),
+    CP_OPINFO(BARRIER_UPDATE, 0),
+    CP_OPINFO(BARRIER_WAIT, 0),
+    CP_OPINFO(DSID_SET, 0),
+    CP_OPINFO(DSID_DELETE, 0),
+    CP_OPINFO(FRAME_END, 0),
+    CP_OPINFO(PERF_SAMPLE, 0),
+    {0, 0, 0, 0}};
+
+CP_INLINE uint32_t op_index(uint32_t opcode)
+{
+  return (uint32_t)cp_opidx_x[opcode & 0xffu] ^ CP_STATS_OTHER;
 }
 
 uint32_t cp_fw_op_index(uint32_t opcode)
 {
-  switch (opcode) {
-    case TS_OP_NOP: return 0;
-    case TS_OP_INDIRECT_BUFFER: return 1;
-    case TS_OP_COND_EXEC: return 2;
-    case TS_OP_SET_REGS: return 3;
-    case TS_OP_SET_BIN_MODE: return 4;
-    case TS_OP_BIND_VIS_BUFFER: return 5;
-    case TS_OP_DRAW: return 6;
-    case TS_OP_RENDERPASS_BEGIN: return 7;
-    case TS_OP_RENDERPASS_END: return 8;
-    case TS_OP_FENCE: return 9;
-    case TS_OP_BARRIER_UPDATE: return 10;
-    case TS_OP_BARRIER_WAIT: return 11;
-    case TS_OP_DSID_SET: return 12;
-    case TS_OP_DSID_DELETE: return 13;
-    case TS_OP_FRAME_END: return 14;
-    case TS_OP_PERF_SAMPLE: return 15;
-    default: return CP_STATS_OTHER;
-  }
+  return opcode <= 0xffu ? op_index(opcode) : CP_STATS_OTHER;
 }
 
 static const uint8_t cp_stats_opcodes[CP_STATS_NUM_OPS] = {
@@ -74,15 +109,6 @@ static const uint8_t cp_stats_opcodes[CP_STATS_NUM_OPS] = {
     TS_OP_RENDERPASS_END, TS_OP_FENCE,           TS_OP_BARRIER_UPDATE, TS_OP_BARRIER_WAIT,
     TS_OP_DSID_SET,       TS_OP_DSID_DELETE,     TS_OP_FRAME_END,      TS_OP_PERF_SAMPLE,
     CP_NO_OP};
-
-/* Header flag bits (as in the header dword) a packet defines; all others must be 0. */
-static uint32_t defined_flags(uint32_t op)
-{
-  if (op == TS_OP_FENCE)
-    return TS_PKT_FENCE_FLAG_FLUSH_MASK | TS_PKT_FENCE_FLAG_INVALIDATE_MASK |
-           TS_PKT_FENCE_FLAG_INTERRUPT_MASK;
-  return 0;
-}
 
 uint32_t cp_fw_barrier(uint32_t id)
 {
@@ -118,12 +144,13 @@ static int win_ok(uint32_t addr, uint32_t align, uint64_t bytes)
 /* ERROR_ADDR, then ERROR_REPORT: the RTL records the first error for the host, sets
  * INT_STATUS.error and the queue's halted bit. The queue is not served again until the host
  * clears the halt (soft reset); RPTR stays at the offending ring packet. */
-static void report_error(cp_queue_t *st, uint32_t code)
+static CP_COLD void report_error(cp_queue_t *st, uint32_t code)
 {
   const uint32_t q = st->id;
   const uint32_t op = TS_PKT_HDR_OPCODE_GET(st->hdr);
+  const uint32_t pkt_addr = st->pkt_level == 0 ? st->base + 4u * st->pkt_pos : st->pkt_pos;
   fw_status(CP_FWS(CP_FWS_ERROR, q, op, st->pkt_level, code));
-  hal_wr(CPFW(TS_CPFW_ERROR_ADDR_OFFSET), TS_CPFW_ERROR_ADDR_ADDR_PUT(st->pkt_addr));
+  hal_wr(CPFW(TS_CPFW_ERROR_ADDR_OFFSET), TS_CPFW_ERROR_ADDR_ADDR_PUT(pkt_addr));
   hal_wr(CPFW(TS_CPFW_ERROR_REPORT_OFFSET),
          TS_CPFW_ERROR_REPORT_CODE_PUT(code) | TS_CPFW_ERROR_REPORT_QUEUE_PUT(q) |
              TS_CPFW_ERROR_REPORT_IB_LEVEL_PUT(st->pkt_level) |
@@ -141,41 +168,53 @@ static void report_error(cp_queue_t *st, uint32_t code)
   cp_con_puts(" level ");
   cp_con_dec(st->pkt_level);
   cp_con_puts(" at ");
-  cp_con_hex(st->pkt_addr);
+  cp_con_hex(pkt_addr);
   cp_con_puts(", queue halted\n");
 }
 
-/* A dword of the packet came from a line the memory answered with an error (it read as 0). */
-static int fetch_failed(cp_queue_t *st)
+static CP_COLD void fetch_error(cp_queue_t *st, uint32_t bit)
 {
-  const uint32_t bit = 1u << cp_fetch_channel(st->id, st->pkt_level);
-  const uint32_t err = TS_CPFW_FETCH_ERR_CHANNEL_GET(hal_rd(CPFW(TS_CPFW_FETCH_ERR_OFFSET)));
-  if ((err & bit) == 0)
-    return 0;
   hal_wr(CPFW(TS_CPFW_FETCH_ERR_OFFSET), TS_CPFW_FETCH_ERR_CHANNEL_PUT(bit));
   report_error(st, TS_CP_ERROR_BAD_ADDRESS);
+}
+
+/* A dword of the packet came from a line the memory answered with an error (it read as 0). */
+CP_INLINE int fetch_failed(cp_queue_t *st)
+{
+  const uint32_t bit = st->fetch_bit0 << st->pkt_level;
+  const uint32_t err = TS_CPFW_FETCH_ERR_CHANNEL_GET(hal_rd(CPFW(TS_CPFW_FETCH_ERR_OFFSET)));
+  if (__builtin_expect((err & bit) == 0, 1))
+    return 0;
+  fetch_error(st, bit);
   return 1;
 }
 
 /* Opcode, header flags and length of st->hdr; the packet must fit its buffer. */
-static int check_header(cp_queue_t *st)
+static CP_COLD void header_error(cp_queue_t *st, const cp_opinfo_t *oi, uint32_t len)
+{
+  if (st->stat == CP_STATS_OTHER || (st->hdr & oi->bad_flags) != 0)
+    report_error(st, TS_CP_ERROR_BAD_OPCODE);
+  else if (len - oi->min_len > oi->span)
+    report_error(st, TS_CP_ERROR_BAD_LENGTH);
+  else
+    report_error(st, TS_CP_ERROR_IB_OVERFLOW);
+}
+
+CP_INLINE int check_header(cp_queue_t *st)
 {
   const uint32_t hdr = st->hdr;
-  const cp_opinfo_t *oi = &cp_fw.opinfo[TS_PKT_HDR_OPCODE_GET(hdr)];
+  const uint32_t stat = op_index(hdr);
+  const cp_opinfo_t *oi = &cp_opinfo[stat];
   const uint32_t len = TS_PKT_HDR_LENGTH_GET(hdr);
-  st->stat = oi->stat;
-  if (!oi->known || (TS_PKT_HDR_FLAGS_GET(hdr) & ~(uint32_t)oi->flags) != 0) {
-    report_error(st, TS_CP_ERROR_BAD_OPCODE);
-    return 0;
-  }
-  if (len < oi->min_len || len > oi->max_len) {
-    report_error(st, TS_CP_ERROR_BAD_LENGTH);
-    return 0;
-  }
   /* Ring: a packet longer than the ring can publish (size - 1 dwords) would wait forever. */
   const uint32_t room = st->pkt_level == 0 ? st->size - 2u : st->ib_left[st->pkt_level];
-  if (len > room) {
-    report_error(st, TS_CP_ERROR_IB_OVERFLOW);
+  st->stat = (uint8_t)stat;
+  /* One branch: the conditions are combined with | (the unknown-opcode entry has bad_flags 0
+   * and span 0, so it is caught by the stat test alone). */
+  const uint32_t bad = (uint32_t)(stat == CP_STATS_OTHER) | (uint32_t)((hdr & oi->bad_flags) != 0) |
+                       (uint32_t)(len - oi->min_len > oi->span) | (uint32_t)(len > room);
+  if (__builtin_expect(bad != 0, 0)) {
+    header_error(st, oi, len);
     return 0;
   }
   return 1;
@@ -183,14 +222,31 @@ static int check_header(cp_queue_t *st)
 
 /* ---- pipeline commands ----------------------------------------------------------------------- */
 
-static void pipe_push(cp_queue_t *st, uint32_t op, uint32_t nargs, const uint32_t *args)
+CP_INLINE uint32_t pipe_push_word(const cp_queue_t *st, uint32_t op, uint32_t nargs)
+{
+  return TS_CPFW_PIPE_PUSH_OPCODE_PUT(op) | TS_CPFW_PIPE_PUSH_QUEUE_PUT(st->id) |
+         TS_CPFW_PIPE_PUSH_DSID_PUT(st->dsid) | TS_CPFW_PIPE_PUSH_NARGS_PUT(nargs);
+}
+
+/* Inlined where nargs is a constant, so the argument stores are unrolled. */
+CP_INLINE void pipe_push(cp_queue_t *st, uint32_t op, uint32_t nargs, const uint32_t *args)
 {
   for (uint32_t i = 0; i < nargs; i++)
     hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(i)), args[i]);
-  hal_wr(CPFW(TS_CPFW_PIPE_PUSH_OFFSET),
-         TS_CPFW_PIPE_PUSH_OPCODE_PUT(op) | TS_CPFW_PIPE_PUSH_QUEUE_PUT(st->id) |
-             TS_CPFW_PIPE_PUSH_DSID_PUT(st->dsid) | TS_CPFW_PIPE_PUSH_NARGS_PUT(nargs));
+  hal_wr(CPFW(TS_CPFW_PIPE_PUSH_OFFSET), pipe_push_word(st, op, nargs));
   st->pushed = 1;
+}
+
+/* After pushes: last_push = PIPE_ISSUED, read once per turn (or before a FENCE-like packet of
+ * the same turn) rather than after every push; no other queue pushes in between, so it is
+ * the value right after this queue's last push. */
+CP_INLINE void note_pushes(cp_queue_t *st)
+{
+  if (st->pushed) {
+    st->last_push = TS_CPFW_PIPE_ISSUED_COUNT_GET(hal_rd(CPFW(TS_CPFW_PIPE_ISSUED_OFFSET)));
+    st->inflight = 1;
+    st->pushed = 0;
+  }
 }
 
 /* ---- FENCE, BARRIER_UPDATE, DSID_DELETE: wait for earlier work, maintenance, then act ------- */
@@ -205,9 +261,10 @@ static void sync_begin(cp_queue_t *st, uint32_t kind, uint32_t addr, uint32_t va
   st->slc_i = 0;
   st->slc_dsid = 0;
   st->irq = 0;
-  /* "Earlier work of the queue": every pipeline command pushed so far (the pipeline completes
-   * commands in push order, so this includes the other queue's older commands). */
-  st->pipe_target = TS_CPFW_PIPE_ISSUED_COUNT_GET(hal_rd(CPFW(TS_CPFW_PIPE_ISSUED_OFFSET)));
+  /* "Earlier work of the queue": this queue's pipeline commands, complete once PIPE_DONE
+   * reaches last_push (the pipeline completes commands in push order). The other queue's
+   * commands pushed after ours are not waited for. */
+  note_pushes(st);
   st->phase = CP_PH_WAIT_PIPE;
 }
 
@@ -252,9 +309,13 @@ static void sync_advance(cp_queue_t *st)
   for (;;) {
     switch (st->phase) {
       case CP_PH_WAIT_PIPE: {
-        const uint32_t done = TS_CPFW_PIPE_DONE_COUNT_GET(hal_rd(CPFW(TS_CPFW_PIPE_DONE_OFFSET)));
-        if ((int32_t)(done - st->pipe_target) < 0)
-          return;
+        if (st->inflight) {
+          const uint32_t done =
+              TS_CPFW_PIPE_DONE_COUNT_GET(hal_rd(CPFW(TS_CPFW_PIPE_DONE_OFFSET)));
+          if ((int32_t)(done - st->last_push) < 0)
+            return;
+          st->inflight = 0; /* every command of this queue is complete */
+        }
         st->phase = st->cache_ctrl != 0 ? CP_PH_CACHE_START : sync_after_cache(st);
         break;
       }
@@ -306,6 +367,9 @@ static void sync_advance(cp_queue_t *st)
 
 /* ---- packets --------------------------------------------------------------------------------- */
 
+/* One pipeline command per register: {offset + 4i, value i}. The values are streamed straight
+ * from FETCH_DATA to PIPE_ARG[1]; the stream bookkeeping is done once per stretch of dwords
+ * inside the channel's run (cp_stream_read_n), not per register. */
 static void exec_set_regs(cp_queue_t *st, uint32_t len)
 {
   const uint32_t offset = TS_PKT_SET_REGS_OFFSET_GET(cp_stream_read(st));
@@ -318,16 +382,46 @@ static void exec_set_regs(cp_queue_t *st, uint32_t len)
     report_error(st, TS_CP_ERROR_BAD_ADDRESS);
     return;
   }
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t args[2];
-    args[0] = offset + 4u * i;
-    args[1] = cp_stream_read(st);
-    pipe_push(st, TS_OP_SET_REGS, 2, args);
+  const uint32_t push = pipe_push_word(st, TS_OP_SET_REGS, 2);
+  uint32_t reg_off = offset;
+  uint32_t left = n;
+  while (left != 0) {
+    const uint32_t level = st->level;
+    uint32_t k = left;
+    if (level == 0) {
+      /* Stay strictly inside the run (the run never crosses the ring's end). */
+      if (st->run_left <= 1u) {
+        const uint32_t v = cp_stream_read(st);
+        hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(0)), reg_off);
+        hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(1)), v);
+        hal_wr(CPFW(TS_CPFW_PIPE_PUSH_OFFSET), push);
+        reg_off += 4u;
+        left--;
+        continue;
+      }
+      if (k > st->run_left - 1u)
+        k = st->run_left - 1u;
+      st->run_left -= k;
+      st->rd += k;
+    } else {
+      st->ib_addr[level] += 4u * k;
+      st->ib_left[level] -= k;
+    }
+    left -= k;
+    const uint32_t data = st->reg_data[level];
+    do {
+      const uint32_t v = hal_rd(data);
+      hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(0)), reg_off);
+      hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(1)), v);
+      hal_wr(CPFW(TS_CPFW_PIPE_PUSH_OFFSET), push);
+      reg_off += 4u;
+    } while (--k != 0);
   }
+  st->pushed = 1;
   (void)fetch_failed(st);
 }
 
-static int draw_addresses_ok(const uint32_t *pl)
+CP_INLINE int draw_addresses_ok(const uint32_t *pl)
 {
   const uint32_t topology = TS_PKT_DRAW_TOPOLOGY_GET(pl[TS_PKT_DRAW_TOPOLOGY_DW]);
   const uint32_t index_type = TS_PKT_DRAW_INDEX_TYPE_GET(pl[TS_PKT_DRAW_INDEX_TYPE_DW]);
@@ -438,7 +532,7 @@ static void exec_perf_sample(cp_queue_t *st, const uint32_t *pl)
 }
 
 /* Packets with a fixed payload (read into pl); NOP and SET_REGS stream theirs. */
-static void exec_fixed(cp_queue_t *st, uint32_t op, uint32_t len, const uint32_t *pl)
+static __attribute__((noinline)) void exec_fixed(cp_queue_t *st, uint32_t op, const uint32_t *pl)
 {
   switch (op) {
     case TS_OP_INDIRECT_BUFFER: {
@@ -462,7 +556,7 @@ static void exec_fixed(cp_queue_t *st, uint32_t op, uint32_t len, const uint32_t
       exec_cond_exec(st, pl);
       return;
     case TS_OP_SET_BIN_MODE:
-      pipe_push(st, op, len, pl);
+      pipe_push(st, op, TS_PKT_SET_BIN_MODE_LEN, pl);
       return;
     case TS_OP_BIND_VIS_BUFFER:
       if (!mem_ok(TS_PKT_BIND_VIS_BUFFER_ADDR_GET(pl[TS_PKT_BIND_VIS_BUFFER_ADDR_DW]), 64,
@@ -470,14 +564,9 @@ static void exec_fixed(cp_queue_t *st, uint32_t op, uint32_t len, const uint32_t
         report_error(st, TS_CP_ERROR_BAD_ADDRESS);
         return;
       }
-      pipe_push(st, op, len, pl);
+      pipe_push(st, op, TS_PKT_BIND_VIS_BUFFER_LEN, pl);
       return;
-    case TS_OP_DRAW:
-      if (!draw_addresses_ok(pl)) {
-        report_error(st, TS_CP_ERROR_BAD_ADDRESS);
-        return;
-      }
-      pipe_push(st, op, len, pl);
+    case TS_OP_DRAW: /* handled in exec_packet */
       return;
     case TS_OP_RENDERPASS_BEGIN:
       if (!renderpass_addresses_ok(pl)) {
@@ -546,7 +635,7 @@ static void exec_fixed(cp_queue_t *st, uint32_t op, uint32_t len, const uint32_t
     }
     case TS_OP_FRAME_END:
       cp_fw_stats.last_frame = TS_PKT_FRAME_END_FRAME_ID_GET(pl[TS_PKT_FRAME_END_FRAME_ID_DW]);
-      pipe_push(st, op, len, pl);
+      pipe_push(st, op, TS_PKT_FRAME_END_LEN, pl);
       return;
     case TS_OP_PERF_SAMPLE:
       exec_perf_sample(st, pl);
@@ -557,29 +646,38 @@ static void exec_fixed(cp_queue_t *st, uint32_t op, uint32_t len, const uint32_t
 }
 
 /* Execute the packet whose header is st->hdr (already checked); its payload is next in the
- * stream and, at ring level, published. */
-static void exec_packet(cp_queue_t *st)
+ * stream and, at ring level, published. NOP, SET_REGS and DRAW have their own paths; every
+ * other packet has a fixed length of at most CP_MAX_FIXED_LEN (checked) and goes through
+ * exec_fixed. */
+CP_INLINE void exec_packet(cp_queue_t *st)
 {
-  const uint32_t op = TS_PKT_HDR_OPCODE_GET(st->hdr);
-  const uint32_t len = TS_PKT_HDR_LENGTH_GET(st->hdr);
-
-  cp_fw_stats.packets[st->id]++;
-  cp_fw_stats.op[st->stat].count++;
+  const uint32_t hdr = st->hdr;
+  const uint32_t op = TS_PKT_HDR_OPCODE_GET(hdr);
+  const uint32_t len = TS_PKT_HDR_LENGTH_GET(hdr);
 
   if (op == TS_OP_NOP) {
-    cp_stream_skip(st, len);
+    if (len != 0)
+      cp_stream_skip(st, len);
     if (fetch_failed(st))
       return;
+  } else if (op == TS_OP_DRAW) {
+    uint32_t pl[TS_PKT_DRAW_LEN];
+    cp_stream_read_n(st, pl, TS_PKT_DRAW_LEN);
+    if (fetch_failed(st))
+      return;
+    if (!draw_addresses_ok(pl)) {
+      report_error(st, TS_CP_ERROR_BAD_ADDRESS);
+      return;
+    }
+    pipe_push(st, TS_OP_DRAW, TS_PKT_DRAW_LEN, pl);
   } else if (op == TS_OP_SET_REGS) {
     exec_set_regs(st, len);
   } else {
-    /* Every other packet has a fixed length of at most CP_MAX_FIXED_LEN (checked). */
     uint32_t pl[CP_MAX_FIXED_LEN];
-    for (uint32_t i = 0; i < len && i < CP_MAX_FIXED_LEN; i++)
-      pl[i] = cp_stream_read(st);
+    cp_stream_read_n(st, pl, len < CP_MAX_FIXED_LEN ? len : CP_MAX_FIXED_LEN);
     if (fetch_failed(st))
       return;
-    exec_fixed(st, op, len, pl);
+    exec_fixed(st, op, pl);
     if (op == TS_OP_INDIRECT_BUFFER)
       return; /* committed before the call */
   }
@@ -610,61 +708,305 @@ static void wait_step(cp_queue_t *st)
   }
 }
 
-/* Read the next packet's header at the current level and check it. Returns 1 when the packet
- * can execute now; 0 if there is none, it is not all published yet, or it was reported. */
-static int next_packet(cp_queue_t *st)
+/* What next_packet found. */
+enum { CP_NEXT_NONE = 0, CP_NEXT_EXEC, CP_NEXT_PARTIAL, CP_NEXT_ERROR };
+
+/* Read the next packet's header at the current level and check it. CP_NEXT_EXEC: the packet
+ * can execute now. CP_NEXT_NONE: nothing published (ring) or the IB is finished (not a step).
+ * CP_NEXT_PARTIAL: the ring packet is not all published yet (its header stays consumed from
+ * the channel). CP_NEXT_ERROR: the header was reported. */
+CP_INLINE uint32_t next_packet(cp_queue_t *st)
 {
-  if (st->level == 0) {
-    cp_stream_ring_refresh(st);
-    if (!st->have_hdr) {
-      if (cp_stream_ring_avail(st) == 0)
-        return 0;
-      st->pkt_level = 0;
-      st->pkt_addr = st->base + 4u * st->rd;
-      st->hdr = cp_stream_read(st);
+  const uint32_t level = st->level;
+  if (level == 0) {
+    const uint32_t held = st->have_hdr;
+    if (held != CP_HDR_WAIT) {
+      if (held == CP_HDR_NONE) {
+        if (cp_stream_ring_avail(st) == 0)
+          return CP_NEXT_NONE;
+        st->pkt_level = 0;
+        st->pkt_pos = st->rd;
+        st->hdr = cp_stream_read(st);
+      }
+      st->have_hdr = CP_HDR_NONE;
       if (!check_header(st))
-        return 0;
-      st->have_hdr = 1;
+        return CP_NEXT_ERROR;
     }
     /* A packet only partly published waits (its header stays consumed from the channel). */
-    if (cp_stream_ring_avail(st) < TS_PKT_HDR_LENGTH_GET(st->hdr))
-      return 0;
-    st->have_hdr = 0;
-    return 1;
+    const int partial = cp_stream_ring_avail(st) < TS_PKT_HDR_LENGTH_GET(st->hdr);
+    st->have_hdr = partial ? CP_HDR_WAIT : CP_HDR_NONE;
+    return partial ? CP_NEXT_PARTIAL : CP_NEXT_EXEC;
   }
-  if (st->ib_left[st->level] == 0)
-    return 0; /* returned at the end of the step */
-  st->pkt_level = st->level;
-  st->pkt_addr = st->ib_addr[st->level];
+  if (st->ib_left[level] == 0)
+    return CP_NEXT_NONE; /* returned after the step */
+  st->pkt_level = (uint8_t)level;
+  st->pkt_pos = st->ib_addr[level];
   st->hdr = cp_stream_read(st);
-  return check_header(st);
+  return check_header(st) ? CP_NEXT_EXEC : CP_NEXT_ERROR;
 }
 
-static void queue_step(cp_queue_t *st)
-{
-  const uint32_t t0 = hal_cycles32();
-  uint32_t stat = CP_STATS_OTHER;
-  st->pushed = 0;
+/* ---- ring-level fast path -------------------------------------------------------------------- */
 
-  if (st->phase != CP_PH_IDLE) {
-    stat = st->stat;
-    cp_fw_stats.op[stat].wait_checks++;
-    fw_status(CP_FWS(CP_FWS_WAIT, st->id, TS_PKT_HDR_OPCODE_GET(st->hdr), st->pkt_level, st->phase));
-    wait_step(st);
-  } else if (next_packet(st)) {
-    stat = st->stat;
-    fw_status(CP_FWS(CP_FWS_EXEC, st->id, TS_PKT_HDR_OPCODE_GET(st->hdr), st->pkt_level, 0));
-    exec_packet(st);
-  } else if (st->phase == CP_PH_HALTED) {
-    stat = st->stat;
+/* cp_fw_stats.op indexes of the packets the fast path executes itself (cp_stats_opcodes). */
+enum { CP_ST_NOP = 0, CP_ST_SET_REGS = 3, CP_ST_DRAW = 6 };
+_Static_assert(CP_ST_NOP == 0 && TS_OP_NOP == 0, "stats order");
+
+/* An error in a fast-path packet, reported as the general path does (RPTR stays at it). */
+static CP_COLD void fast_error(cp_queue_t *st, uint32_t hdr, uint32_t pos, uint32_t stat,
+                               uint32_t fetch_bit)
+{
+  st->hdr = hdr;
+  st->pkt_pos = pos;
+  st->pkt_level = 0;
+  st->stat = (uint8_t)stat;
+  if (fetch_bit != 0)
+    fetch_error(st, fetch_bit);
+  else
+    report_error(st, TS_CP_ERROR_BAD_ADDRESS);
+}
+
+/* Ring level, queue idle, no header held: execute the packets that lie entirely inside the
+ * ring channel's current run with the stream position in registers. Inside the run means
+ * published (a run only covers published dwords) and not ending the ring (a run never crosses
+ * the ring's end; the run's last dword is left to the general path when the run ends at the
+ * ring's end), so the per-dword bookkeeping of cp_stream_read is not needed. DRAW, NOP (up to
+ * CP_SKIP_READ_MAX dwords) and SET_REGS are recognised by their header and executed here;
+ * every other packet that passes the header checks has a fixed payload of at most
+ * CP_MAX_FIXED_LEN dwords, read here and executed by exec_fixed with the position written
+ * back to the queue state (and read again after it). Checks, errors, FW_STATUS, RPTR, the
+ * FETCH_ERR check and the statistics are those of the general path. Stops when *steps reaches
+ * 0, when the run has no dword left for a header, when the queue leaves the idle ring level
+ * (a wait, an error, an IB call), or at a packet it does not take (a header check failing, a
+ * packet reaching past the run, a longer NOP): that header is then held (CP_HDR_UNCHECKED)
+ * for the general path of the same turn. */
+static void ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
+{
+  uint32_t n = *steps, t0 = *t0p;
+  uint32_t rd = st->rd;
+  uint32_t run_end = rd + st->run_left;                        /* the run is rd .. run_end */
+  uint32_t end = run_end - (uint32_t)(run_end == st->size);    /* usable: rd .. end */
+  uint32_t committed = st->rptr;
+  uint32_t fws = cp_fw.fw_status;
+  uint32_t pushed = 0, npk = 0;
+  uint32_t push_base =
+      TS_CPFW_PIPE_PUSH_QUEUE_PUT(st->id) | TS_CPFW_PIPE_PUSH_DSID_PUT(st->dsid);
+  const uint32_t data = st->reg_data[0];
+  const uint32_t fbit = st->fetch_bit0;
+  const uint32_t fws_base = st->fws_exec;
+
+  while (n != 0 && rd != end) {
+    const uint32_t hdr = hal_rd(data);
+    const uint32_t pos = rd++;
+    const uint32_t len = TS_PKT_HDR_LENGTH_GET(hdr);
+    const uint32_t room = end - rd; /* payload dwords usable */
+    cp_fw_op_stat_t *os;
+    uint32_t stat;
+    int fail = 0; /* 1: reported */
+
+    if (hdr == TS_PKT_DRAW_HEADER && TS_PKT_DRAW_LEN <= room) {
+      stat = CP_ST_DRAW;
+      os = &cp_fw_stats.op[CP_ST_DRAW];
+      fws = fws_base | (TS_OP_DRAW << 16);
+      hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
+      uint32_t pl[TS_PKT_DRAW_LEN];
+      for (uint32_t i = 0; i < TS_PKT_DRAW_LEN; i++)
+        pl[i] = hal_rd(data);
+      rd += TS_PKT_DRAW_LEN;
+      if (__builtin_expect(hal_rd(CPFW(TS_CPFW_FETCH_ERR_OFFSET)) & fbit, 0)) {
+        fast_error(st, hdr, pos, stat, fbit);
+        fail = 1;
+      } else if (__builtin_expect(!draw_addresses_ok(pl), 0)) {
+        fast_error(st, hdr, pos, stat, 0);
+        fail = 1;
+      } else {
+        for (uint32_t i = 0; i < TS_PKT_DRAW_LEN; i++)
+          hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(i)), pl[i]);
+        hal_wr(CPFW(TS_CPFW_PIPE_PUSH_OFFSET),
+               push_base | TS_CPFW_PIPE_PUSH_OPCODE_PUT(TS_OP_DRAW) |
+                   TS_CPFW_PIPE_PUSH_NARGS_PUT(TS_PKT_DRAW_LEN));
+        pushed = 1;
+      }
+    } else if ((hdr & 0xffffu) == TS_OP_NOP && len <= CP_SKIP_READ_MAX && len <= room) {
+      stat = CP_ST_NOP;
+      os = &cp_fw_stats.op[CP_ST_NOP];
+      fws = fws_base | (TS_OP_NOP << 16);
+      hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
+      for (uint32_t i = 0; i < len; i++)
+        (void)hal_rd(data);
+      rd += len;
+      if (__builtin_expect(hal_rd(CPFW(TS_CPFW_FETCH_ERR_OFFSET)) & fbit, 0)) {
+        fast_error(st, hdr, pos, stat, fbit);
+        fail = 1;
+      }
+    } else if ((hdr & 0xffffu) == TS_OP_SET_REGS && len >= TS_PKT_SET_REGS_MIN_LEN &&
+               len <= room) { /* as exec_set_regs */
+      stat = CP_ST_SET_REGS;
+      os = &cp_fw_stats.op[CP_ST_SET_REGS];
+      fws = fws_base | (TS_OP_SET_REGS << 16);
+      hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
+      const uint32_t offset = TS_PKT_SET_REGS_OFFSET_GET(hal_rd(data));
+      const uint32_t nregs = len - 1u;
+      rd++;
+      if (__builtin_expect(hal_rd(CPFW(TS_CPFW_FETCH_ERR_OFFSET)) & fbit, 0)) {
+        fast_error(st, hdr, pos, stat, fbit);
+        fail = 1;
+      } else if (__builtin_expect((offset & 3u) != 0 ||
+                                      offset + 4u * (nregs - 1u) > TS_PKT_SET_REGS_OFFSET_MASK,
+                                  0)) { /* no overflow: offset < 2^20, nregs < 2^16 */
+        fast_error(st, hdr, pos, stat, 0);
+        fail = 1;
+      } else {
+        const uint32_t push = push_base | TS_CPFW_PIPE_PUSH_OPCODE_PUT(TS_OP_SET_REGS) |
+                              TS_CPFW_PIPE_PUSH_NARGS_PUT(2);
+        uint32_t reg_off = offset;
+        for (uint32_t i = nregs; i != 0; i--) {
+          const uint32_t v = hal_rd(data);
+          hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(0)), reg_off);
+          hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(1)), v);
+          hal_wr(CPFW(TS_CPFW_PIPE_PUSH_OFFSET), push);
+          reg_off += 4u;
+        }
+        rd += nregs;
+        pushed = 1;
+        if (__builtin_expect(hal_rd(CPFW(TS_CPFW_FETCH_ERR_OFFSET)) & fbit, 0)) {
+          fast_error(st, hdr, pos, stat, fbit);
+          fail = 1;
+        }
+      }
+    } else {
+      /* The general header checks (the ring-size check is implied by len <= room). */
+      const uint32_t op = TS_PKT_HDR_OPCODE_GET(hdr);
+      stat = op_index(hdr);
+      const cp_opinfo_t *oi = &cp_opinfo[stat];
+      const uint32_t other =
+          (uint32_t)(stat == CP_STATS_OTHER) | (uint32_t)((hdr & oi->bad_flags) != 0) |
+          (uint32_t)(len - oi->min_len > oi->span) | (uint32_t)(len > room) |
+          (uint32_t)(op == TS_OP_NOP) | (uint32_t)(op == TS_OP_SET_REGS);
+      if (other != 0) {
+        /* Not taken here (or not valid): the general path checks and executes it. */
+        st->hdr = hdr;
+        st->pkt_pos = pos;
+        st->pkt_level = 0;
+        st->have_hdr = CP_HDR_UNCHECKED;
+        break;
+      }
+      /* A fixed-length packet (len <= CP_MAX_FIXED_LEN, checked): the general executor. */
+      os = &cp_fw_stats.op[stat];
+      fws = fws_base | (op << 16);
+      hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
+      uint32_t pl[CP_MAX_FIXED_LEN];
+      for (uint32_t i = 0; i < len && i < CP_MAX_FIXED_LEN; i++)
+        pl[i] = hal_rd(data);
+      rd += len;
+      st->rd = rd;
+      st->run_left = run_end - rd;
+      st->rptr = committed;
+      st->hdr = hdr;
+      st->pkt_pos = pos;
+      st->pkt_level = 0;
+      st->stat = (uint8_t)stat;
+      st->pushed |= (uint8_t)pushed; /* a FENCE after DRAWs of this turn waits for them */
+      pushed = 0;
+      cp_fw_stats.packets[st->id] += npk + 1u; /* PERF_SAMPLE reports them */
+      npk = 0;
+      os->count++;
+      cp_fw.fw_status = fws;
+      if (__builtin_expect(hal_rd(CPFW(TS_CPFW_FETCH_ERR_OFFSET)) & fbit, 0)) {
+        fetch_error(st, fbit);
+      } else {
+        exec_fixed(st, op, pl);
+        if (st->phase != CP_PH_HALTED && op != TS_OP_INDIRECT_BUFFER)
+          cp_stream_commit(st); /* the IB packet was committed before the call */
+      }
+      rd = st->rd;
+      run_end = rd + st->run_left;
+      end = run_end - (uint32_t)(run_end == st->size);
+      committed = st->rptr;
+      fws = cp_fw.fw_status;
+      push_base = TS_CPFW_PIPE_PUSH_QUEUE_PUT(st->id) | TS_CPFW_PIPE_PUSH_DSID_PUT(st->dsid);
+      n--;
+      const uint32_t t1 = hal_cycles32();
+      os->cycles += t1 - t0;
+      t0 = t1;
+      if ((st->phase | st->level) != 0)
+        break; /* waiting, halted, or inside an IB now */
+      continue;
+    }
+    /* DRAW, NOP, SET_REGS */
+    n--;
+    npk++;
+    os->count++;
+    if (__builtin_expect(fail, 0)) {
+      fws = cp_fw.fw_status;
+    } else {
+      hal_wr(st->reg_rptr, TS_CPFW_RPTR_PTR_PUT(rd)); /* commit */
+      committed = rd;
+    }
+    const uint32_t t1 = hal_cycles32();
+    os->cycles += t1 - t0;
+    t0 = t1;
+    if (__builtin_expect(fail, 0))
+      break; /* halted */
   }
-  if (st->phase == CP_PH_IDLE && st->level != 0)
-    cp_stream_ib_return_finished(st);
-  if (st->pushed) {
-    st->last_push = TS_CPFW_PIPE_ISSUED_COUNT_GET(hal_rd(CPFW(TS_CPFW_PIPE_ISSUED_OFFSET)));
-    st->inflight = 1;
+  st->rd = rd;
+  st->run_left = run_end - rd;
+  st->rptr = committed;
+  cp_fw.fw_status = fws;
+  st->pushed |= (uint8_t)pushed;
+  cp_fw_stats.packets[st->id] += npk;
+  *steps = n;
+  *t0p = t0;
+}
+
+/* One turn of a queue: up to CP_TURN_STEPS steps. It ends early when the queue is left
+ * waiting (a wait check that did not pass, or a packet that entered a wait), halts, or has
+ * nothing to execute. Each step's mcycle delta goes to its packet type's statistics (one CSR
+ * read per step); the final look at an empty ring is not a step and is not counted. */
+static void queue_turn(cp_queue_t *st)
+{
+  uint32_t *const packets = &cp_fw_stats.packets[st->id];
+  uint32_t t0 = hal_cycles32();
+  for (uint32_t n = CP_TURN_STEPS; n != 0; n--) {
+    cp_fw_op_stat_t *os;
+    if (st->phase == CP_PH_IDLE && st->level == 0 && st->have_hdr == CP_HDR_NONE) {
+      ring_fast(st, &n, &t0);
+      if (n == 0 || st->phase != CP_PH_IDLE)
+        break;
+    }
+    if (__builtin_expect(st->phase == CP_PH_IDLE, 1)) {
+      const uint32_t r = next_packet(st);
+      if (__builtin_expect(r == CP_NEXT_EXEC, 1)) {
+        os = &cp_fw_stats.op[st->stat];
+        /* FW_STATUS: one store per packet (the phase for waveforms). */
+        const uint32_t fws = st->fws_exec | (TS_PKT_HDR_OPCODE_GET(st->hdr) << 16) |
+                             ((uint32_t)st->pkt_level << 8);
+        cp_fw.fw_status = fws;
+        hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
+        ++*packets;
+        os->count++;
+        exec_packet(st);
+      } else if (r == CP_NEXT_NONE) {
+        break;
+      } else {
+        os = &cp_fw_stats.op[r == CP_NEXT_ERROR ? st->stat : CP_STATS_OTHER];
+      }
+    } else {
+      os = &cp_fw_stats.op[st->stat];
+      os->wait_checks++;
+      fw_status(CP_FWS(CP_FWS_WAIT, st->id, TS_PKT_HDR_OPCODE_GET(st->hdr), st->pkt_level,
+                       st->phase));
+      wait_step(st);
+    }
+    if (__builtin_expect(st->level != 0, 0) && st->phase == CP_PH_IDLE)
+      cp_stream_ib_return_finished(st);
+    const uint32_t t1 = hal_cycles32();
+    os->cycles += t1 - t0;
+    t0 = t1;
+    /* Waiting, halted, or a partly published packet: the other queue's turn. */
+    if (__builtin_expect((st->phase | st->have_hdr) != 0, 0))
+      break;
   }
-  cp_fw_stats.op[stat].cycles += hal_cycles32() - t0;
+  note_pushes(st);
 }
 
 /* ---- scheduler ------------------------------------------------------------------------------- */
@@ -672,12 +1014,6 @@ static void queue_step(cp_queue_t *st)
 static int idle_at_ring(const cp_queue_t *st)
 {
   return st->level == 0 && st->phase == CP_PH_IDLE && !st->have_hdr;
-}
-
-static int is_waiting(uint32_t phase)
-{
-  return phase == CP_PH_WAIT_PIPE || phase == CP_PH_CACHE_START || phase == CP_PH_WAIT_CACHE ||
-         phase == CP_PH_SLC_ISSUE || phase == CP_PH_WAIT_SLC || phase == CP_PH_WAIT_BARRIER;
 }
 
 static void update_queue_state(void)
@@ -694,10 +1030,11 @@ static void update_queue_state(void)
       if ((int32_t)(done - st->last_push) >= 0)
         st->inflight = 0;
     }
-    if (is_waiting(st->phase))
+    const uint32_t phase = st->phase;
+    if (cp_phase_waiting(phase))
       waiting |= bit;
-    if ((st->phase != CP_PH_IDLE && st->phase != CP_PH_HALTED) || st->level != 0 ||
-        st->have_hdr || st->inflight)
+    if ((phase != CP_PH_IDLE && phase != CP_PH_HALTED) || st->level != 0 || st->have_hdr ||
+        st->inflight)
       busy |= bit;
   }
   const uint32_t v =
@@ -711,22 +1048,17 @@ static void update_queue_state(void)
 void cp_fw_init(void)
 {
   hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), CP_FWS_INIT);
+#ifdef CP_FW_HOST
+  /* On the core crt0 has just cleared .bss; the host tests call cp_fw_init repeatedly. */
   zero(&cp_fw, sizeof cp_fw);
   zero(&cp_fw_stats, sizeof cp_fw_stats);
+#endif
   cp_fw.fw_status = CP_FWS_INIT;
   cp_fw_stats.magic = CP_STATS_MAGIC;
   cp_fw_stats.version = CP_FW_VERSION;
   cp_fw_stats.num_ops = CP_STATS_NUM_OPS;
   for (uint32_t i = 0; i < CP_STATS_NUM_OPS; i++)
     cp_fw_stats.op[i].opcode = cp_stats_opcodes[i];
-  for (uint32_t op = 0; op < 256u; op++) {
-    cp_opinfo_t *oi = &cp_fw.opinfo[op];
-    oi->known = (uint8_t)(ts_pkt_known(op) != 0);
-    oi->min_len = (uint16_t)ts_pkt_min_len(op);
-    oi->max_len = (uint16_t)ts_pkt_max_len(op);
-    oi->flags = (uint8_t)TS_PKT_HDR_FLAGS_GET(defined_flags(op));
-    oi->stat = (uint8_t)cp_fw_op_index(op);
-  }
 
   uint32_t nq = TS_CPFW_HW_CONFIG_NUM_QUEUES_GET(hal_rd(CPFW(TS_CPFW_HW_CONFIG_OFFSET)));
   if (nq == 0 || nq > CP_MAX_QUEUES)
@@ -739,6 +1071,8 @@ void cp_fw_init(void)
     st->reg_rptr = CPFW(TS_CPFW_RPTR_OFFSET_N(q));
     for (uint32_t l = 0; l < CP_LEVELS; l++)
       st->reg_data[l] = CPFW(TS_CPFW_FETCH_DATA_OFFSET_N(cp_fetch_channel(q, l)));
+    st->fetch_bit0 = 1u << cp_fetch_channel(q, 0);
+    st->fws_exec = CP_FWS(CP_FWS_EXEC, q, 0, 0, 0);
   }
   const uint32_t limit = TS_CPFW_MEM_LIMIT_LIMIT_GET(hal_rd(CPFW(TS_CPFW_MEM_LIMIT_OFFSET)));
   cp_fw.mem_limit = limit != 0 ? (uint64_t)limit : (1ull << 32); /* 0: all 4 GiB, as the SLC */
@@ -798,10 +1132,15 @@ void cp_fw_poll(void)
       }
       st->synced = 1;
     }
-    /* Fast path of the idle loop: nothing published beyond the read position. */
-    if (idle_at_ring(st) && (TS_CPFW_WPTR_PTR_GET(hal_rd(st->reg_wptr)) & st->mask) == st->rd)
-      continue;
-    queue_step(st);
+    if (st->level == 0) {
+      /* WPTR is read once per turn at ring level (packets published during the turn wait
+       * for the next one). Fast path of the idle loop: nothing beyond the read position. */
+      const uint32_t w = TS_CPFW_WPTR_PTR_GET(hal_rd(st->reg_wptr)) & st->mask;
+      if (w == st->rd && idle_at_ring(st))
+        continue;
+      cp_stream_ring_update(st, w);
+    }
+    queue_turn(st);
   }
   update_queue_state();
   fw_status(CP_FWS_IDLE);

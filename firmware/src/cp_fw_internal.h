@@ -1,12 +1,14 @@
 /* cp_fw_internal.h -- state shared by the firmware's source files (not an interface).
  *
  * Each hardware queue has one cp_queue_t in DMEM. The scheduler (cp_fw.c) gives every queue
- * one step per round; a step either executes one packet or checks the one condition the queue
- * waits for, and always returns, so a blocked queue never stalls another (ARCHITECTURE.md
- * section 4, "Queues"). The stream reader (cp_stream.c, fast paths inline below) turns the
- * fetch channels into a dword stream per level: 0 ring, 1 IB1, 2 IB2 (docs/firmware.md,
- * "Stream reader"). Functions take the queue's state pointer; the register addresses a queue
- * uses are computed once, at cp_fw_init.
+ * one turn per round; a turn runs up to CP_TURN_STEPS steps of that queue, and a step either
+ * executes one packet or checks the one condition the queue waits for. A turn ends early as
+ * soon as the queue waits, halts or has nothing published, so a blocked queue never stalls
+ * another (ARCHITECTURE.md section 4, "Queues"; the fairness bound is in docs/firmware.md).
+ * The stream reader (cp_stream.c, fast paths inline below) turns the fetch channels into a
+ * dword stream per level: 0 ring, 1 IB1, 2 IB2 (docs/firmware.md, "Stream reader").
+ * Functions take the queue's state pointer; the register addresses a queue uses are computed
+ * once, at cp_fw_init.
  */
 #ifndef CP_FW_INTERNAL_H
 #define CP_FW_INTERNAL_H
@@ -16,10 +18,11 @@
 #include "cp_fw.h"
 #include "cp_hal.h"
 
-/* Where a queue is between steps. */
+/* Where a queue is between steps. WAIT_PIPE .. WAIT_BARRIER are the "waiting" phases of
+ * QUEUE_STATE and must stay contiguous (cp_phase_waiting). */
 enum cp_phase {
   CP_PH_IDLE = 0,       /* at a packet boundary: the next step reads a packet */
-  CP_PH_WAIT_PIPE,      /* FENCE / BARRIER_UPDATE / DSID_DELETE: PIPE_DONE must reach a sample of PIPE_ISSUED */
+  CP_PH_WAIT_PIPE,      /* FENCE / BARRIER_UPDATE / DSID_DELETE: PIPE_DONE must reach last_push */
   CP_PH_CACHE_START,    /* FENCE: start slice-cache maintenance once no other one runs */
   CP_PH_WAIT_CACHE,     /* FENCE: CACHE_CTRL written, waiting for CACHE_STATUS.busy == 0 */
   CP_PH_SLC_ISSUE,      /* FENCE / DSID_DELETE: SLC command(s) to queue (retried while the SLC queue is full) */
@@ -27,6 +30,13 @@ enum cp_phase {
   CP_PH_WAIT_BARRIER,   /* BARRIER_WAIT: barrier[id] >= value */
   CP_PH_WAIT_SKIP,      /* COND_EXEC at ring level: the dwords to skip are not all published yet */
   CP_PH_HALTED          /* an error was reported; nothing runs until the host clears the halt */
+};
+
+/* cp_queue_t.have_hdr */
+enum cp_hdr_state {
+  CP_HDR_NONE = 0,
+  CP_HDR_WAIT,          /* checked; waiting for the rest of the packet to be published */
+  CP_HDR_UNCHECKED      /* read by the fast path, not checked yet (only within a turn) */
 };
 
 /* What a FENCE, BARRIER_UPDATE or DSID_DELETE does once its waits are over. */
@@ -62,13 +72,13 @@ typedef struct {
   uint8_t phase;        /* enum cp_phase */
   uint8_t synced;       /* ring configuration read since the queue was (re)enabled */
   uint8_t halt_seen;    /* CP_PH_HALTED and the RTL's halted bit has been seen set */
-  uint8_t have_hdr;     /* ring level: header read, waiting for the rest of the packet */
-  uint8_t pushed;       /* pipeline commands pushed in this step */
+  uint8_t have_hdr;     /* ring level: CP_HDR_* (a header read from the channel is held) */
+  uint8_t pushed;       /* pipeline commands pushed since last_push was last read */
   uint8_t inflight;     /* pipeline commands of this queue may be incomplete (last_push) */
   uint8_t bad_config;   /* RING_SIZE invalid: the queue is not served (reported once) */
 
   uint32_t hdr;         /* header of the packet in progress */
-  uint32_t pkt_addr;    /* GPU byte address of that header (ERROR_ADDR) */
+  uint32_t pkt_pos;     /* where that header was: ring index (level 0) or GPU byte address */
   uint8_t pkt_level;    /* level the packet was read from */
   uint8_t stat;         /* its cp_fw_stats.op index */
 
@@ -80,24 +90,29 @@ typedef struct {
   uint8_t slc_op[2];    /* TS_SLC_CMD_* */
   uint8_t slc_dsid;
   uint8_t irq;          /* raise INT_STATUS.fence bit q after the write */
-  uint32_t pipe_target; /* PIPE_ISSUED sample */
   uint32_t slc_target;  /* CMD_COUNT.issued after our last command */
   uint32_t addr;        /* fence address, or barrier id */
   uint32_t value;       /* fence value, or barrier value */
   uint32_t skip;        /* COND_EXEC dwords to skip */
 
-  uint32_t last_push;   /* PIPE_ISSUED after this queue's last push: busy while PIPE_DONE < it */
+  uint32_t last_push;   /* PIPE_ISSUED right after this queue's last push: its commands are all
+                           complete once PIPE_DONE reaches it (commands complete in push order) */
+  uint32_t fetch_bit0;  /* FETCH_ERR bit of the ring channel (1 << 3q); level l: << l */
+  uint32_t fws_exec;    /* CP_FWS(CP_FWS_EXEC, q, 0, 0, 0) */
 } cp_queue_t;
 
-/* Header checks and statistics per opcode, built at init from the generated opcode table
- * (ts_pkt_known / ts_pkt_min_len / ts_pkt_max_len), so a packet's check is one lookup. */
+static inline int cp_phase_waiting(uint32_t phase)
+{
+  return phase - CP_PH_WAIT_PIPE <= CP_PH_WAIT_BARRIER - CP_PH_WAIT_PIPE;
+}
+
+/* Header checks per cp_fw_stats.op index (cp_fw.c: constant tables in ROM, indexed by
+ * cp_opidx[opcode]), so a packet's check is two lookups. */
 typedef struct {
   uint16_t min_len;
-  uint16_t max_len;
-  uint8_t known;
-  uint8_t flags;        /* header flag bits (header bits 15:8) the packet defines */
-  uint8_t stat;         /* cp_fw_stats.op index */
-  uint8_t pad;
+  uint16_t span;        /* max_len - min_len */
+  uint16_t bad_flags;   /* header bits 15:8 the packet does not define (must be 0) */
+  uint16_t pad;
 } cp_opinfo_t;
 
 typedef struct {
@@ -108,12 +123,14 @@ typedef struct {
   uint64_t win_limit;     /* limit for GPU-window accesses: min(MEM_LIMIT, 0x8000_0000) */
   uint32_t queue_state;   /* last value written to QUEUE_STATE */
   uint32_t fw_status;     /* last value written to FW_STATUS */
-  cp_opinfo_t opinfo[256];
 } cp_fw_t;
 
 extern cp_fw_t cp_fw;
 
 /* ---- stream reader (cp_stream.c; fast paths inline) ---- */
+/* Skips up to this many dwords by reading them; longer skips restart the channel. */
+#define CP_SKIP_READ_MAX 8u
+
 /* Reads the ring configuration and the committed RPTR; resets the queue to the ring level.
  * Returns 0 if RING_SIZE is invalid. */
 int cp_stream_sync(cp_queue_t *st);
@@ -126,14 +143,19 @@ void cp_stream_ib_call(cp_queue_t *st, uint32_t addr, uint32_t size);
 /* Return from every finished IB (level > 0 with no dword left). */
 void cp_stream_ib_return_finished(cp_queue_t *st);
 
-/* Ring level: read WPTR and, if it moved, grow the channel's run. */
-static inline void cp_stream_ring_refresh(cp_queue_t *st)
+/* Ring level: the host's WPTR w (already masked); if it moved, grow the channel's run. */
+static inline void cp_stream_ring_update(cp_queue_t *st, uint32_t w)
 {
-  const uint32_t w = TS_CPFW_WPTR_PTR_GET(hal_rd(st->reg_wptr)) & st->mask;
   if (w != st->wptr) {
     st->wptr = w;
     cp_stream_ring_topup(st);
   }
+}
+
+/* Ring level: read WPTR and, if it moved, grow the channel's run. */
+static inline void cp_stream_ring_refresh(cp_queue_t *st)
+{
+  cp_stream_ring_update(st, TS_CPFW_WPTR_PTR_GET(hal_rd(st->reg_wptr)) & st->mask);
 }
 
 /* Ring level: dwords published beyond the read position. */
@@ -162,6 +184,37 @@ static inline uint32_t cp_stream_read(cp_queue_t *st)
   st->ib_addr[level] += 4u;
   st->ib_left[level]--;
   return v;
+}
+
+/* The next n dwords at the current level into buf (they must exist, as for cp_stream_read).
+ * Fast path: the dwords lie inside the channel's current run and do not end the ring (a run
+ * never crosses the ring's end, so n < run_left implies rd + n < size), so the bookkeeping is
+ * done once, not per dword. buf may be 0 (skip by reading). */
+static inline __attribute__((always_inline)) void cp_stream_read_n(cp_queue_t *st, uint32_t *buf,
+                                                                  uint32_t n)
+{
+  const uint32_t level = st->level;
+  if (level == 0) {
+    if (n >= st->run_left) {
+      for (uint32_t i = 0; i < n; i++) {
+        const uint32_t v = cp_stream_read(st);
+        if (buf)
+          buf[i] = v;
+      }
+      return;
+    }
+    st->run_left -= n;
+    st->rd += n;
+  } else {
+    st->ib_addr[level] += 4u * n;
+    st->ib_left[level] -= n;
+  }
+  const uint32_t reg = st->reg_data[level];
+  for (uint32_t i = 0; i < n; i++) {
+    const uint32_t v = hal_rd(reg);
+    if (buf)
+      buf[i] = v;
+  }
 }
 
 /* GPU byte address of the next dword at the current level. */

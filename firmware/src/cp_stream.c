@@ -10,9 +10,6 @@
  */
 #include "cp_fw_internal.h"
 
-/* Skips up to this many dwords by reading them; longer skips restart the channel. */
-#define CP_SKIP_READ_MAX 8u
-
 static void fetch_start(uint32_t ch, uint32_t addr, uint32_t count)
 {
   hal_wr(CPFW(TS_CPFW_FETCH_ADDR_OFFSET_N(ch)), TS_CPFW_FETCH_ADDR_ADDR_PUT(addr));
@@ -69,8 +66,7 @@ void cp_stream_skip(cp_queue_t *st, uint32_t n)
     return;
   if (level == 0) {
     if (n <= st->run_left && n <= CP_SKIP_READ_MAX) {
-      while (n--)
-        (void)cp_stream_read(st);
+      cp_stream_read_n(st, 0, n);
       return;
     }
     /* Reposition: the next read starts a new run (FETCH_START discards the old one). */
@@ -80,8 +76,7 @@ void cp_stream_skip(cp_queue_t *st, uint32_t n)
     return;
   }
   if (n <= CP_SKIP_READ_MAX) {
-    while (n--)
-      (void)cp_stream_read(st);
+    cp_stream_read_n(st, 0, n);
     return;
   }
   st->ib_addr[level] += 4u * n;

@@ -613,6 +613,52 @@ TEST_F(CpFw, FenceWaitsForEarlierWork)
   EXPECT_GT(cp_fw_stats.op[cp_fw_op_index(TS_OP_FENCE)].wait_checks, 5u);
 }
 
+// Catches: a FENCE (or BARRIER_UPDATE / DSID_DELETE) that waits for the other queue's
+// commands: it waits until PIPE_DONE reaches the PIPE_ISSUED value right after this queue's
+// own last push (commands complete in push order), not the global PIPE_ISSUED at the packet.
+TEST_F(CpFw, FenceDoesNotWaitForTheOtherQueuesLaterCommands)
+{
+  gpu.auto_done = false;
+  init();
+  gpu.ring_write(0, draw(1));
+  poll(1); // queue 0's draw is command 1
+  gpu.ring_write(1, cat({draw(11), draw(12), draw(13)}));
+  poll(1); // queue 1's draws are commands 2..4
+  ASSERT_EQ(gpu.pipe.size(), 4u);
+  gpu.ring_write(0, cat({fence(0x6000, 0xf0), barrier_update(3, 7),
+                         dsid_delete(0, 0x6008, 0xd0)}));
+  gpu.ring_write(1, fence(0x6004, 0xf1));
+  poll(3);
+  EXPECT_FALSE(fence_written(0x6000, 0xf0)) << "queue 0's draw is not complete";
+  EXPECT_FALSE(fence_written(0x6004, 0xf1));
+  gpu.complete_pipe(1); // only queue 0's draw
+  poll(3);
+  EXPECT_TRUE(fence_written(0x6000, 0xf0)) << "waited for queue 1's later commands";
+  EXPECT_EQ(cp_fw_barrier(3), 7u);
+  EXPECT_TRUE(fence_written(0x6008, 0xd0));
+  EXPECT_FALSE(fence_written(0x6004, 0xf1)) << "queue 1's fence is still behind its draws";
+  EXPECT_EQ(gpu.pipe_done, 1u);
+  gpu.complete_pipe(2);
+  poll(3);
+  EXPECT_FALSE(fence_written(0x6004, 0xf1)) << "one command of queue 1 still outstanding";
+  gpu.complete_pipe();
+  poll(3);
+  EXPECT_TRUE(fence_written(0x6004, 0xf1));
+}
+
+// Catches: a FENCE of a queue that has no work in flight waiting at all.
+TEST_F(CpFw, FenceWithoutOwnWorkInFlightDoesNotWait)
+{
+  gpu.auto_done = false;
+  init();
+  gpu.ring_write(1, draw(11));
+  poll(1);
+  gpu.ring_write(0, fence(0x6000, 5));
+  poll(1);
+  EXPECT_TRUE(fence_written(0x6000, 5)) << "queue 0 pushed nothing";
+  EXPECT_FALSE(gpu.pipe_done == gpu.pipe_issued);
+}
+
 // Catches: interrupt raised for the wrong queue or before the write.
 TEST_F(CpFw, FenceInterruptRaisesTheQueueBit)
 {
@@ -1081,17 +1127,61 @@ TEST_F(CpFw, QueueRestartsFromRptrWhenTheHostClearsTheHalt)
 
 // ==== scheduling ====================================================================================
 
-// Catches: a scheduler that drains one queue before serving the other.
-TEST_F(CpFw, QueuesAreServedRoundRobinOnePacketPerTurn)
+// Catches: a scheduler that drains one queue before serving the other, or one that gives up
+// its turn after every packet. Fairness bound (docs/firmware.md): a turn runs at most 16 steps
+// of one queue, then the other queue gets its turn.
+TEST_F(CpFw, QueuesAreServedRoundRobinAtMost16PacketsPerTurn)
 {
+  gpu.queue[0].log2 = gpu.queue[1].log2 = 8; // 20 DRAWs: 120 dwords
   init();
-  gpu.ring_write(0, cat({draw(1), draw(2), draw(3), draw(4)}));
-  gpu.ring_write(1, cat({draw(11), draw(12), draw(13), draw(14)}));
-  poll(5);
+  Dw q0, q1;
+  for (uint32_t i = 0; i < 20; i++) {
+    q0 = cat({q0, draw(100 + i)});
+    q1 = cat({q1, draw(200 + i)});
+  }
+  gpu.ring_write(0, q0);
+  gpu.ring_write(1, q1);
+  poll(1);
   std::vector<uint32_t> order;
   for (const PipeCmd &c : gpu.pipe)
     order.push_back(c.args[1]);
-  EXPECT_EQ(order, (std::vector<uint32_t>{1, 11, 2, 12, 3, 13, 4, 14}));
+  std::vector<uint32_t> expect;
+  for (uint32_t i = 0; i < 16; i++)
+    expect.push_back(100 + i);
+  for (uint32_t i = 0; i < 16; i++)
+    expect.push_back(200 + i);
+  EXPECT_EQ(order, expect) << "one round: 16 packets of queue 0, then 16 of queue 1";
+  poll(1);
+  order.clear();
+  for (const PipeCmd &c : gpu.pipe)
+    order.push_back(c.args[1]);
+  for (uint32_t i = 16; i < 20; i++)
+    expect.push_back(100 + i);
+  for (uint32_t i = 16; i < 20; i++)
+    expect.push_back(200 + i);
+  EXPECT_EQ(order, expect);
+  EXPECT_EQ(gpu.queue[0].rptr, gpu.queue[0].wptr);
+  EXPECT_EQ(gpu.queue[1].rptr, gpu.queue[1].wptr);
+}
+
+// Catches: a turn that runs on past a packet that has to wait: the other queue must get its
+// turn while a FENCE waits, and the waiting queue's later packets must not run.
+TEST_F(CpFw, TurnEndsAtAWaitingPacket)
+{
+  gpu.auto_done = false;
+  init();
+  gpu.ring_write(0, cat({draw(1), fence(0x6000, 1), draw(2)}));
+  gpu.ring_write(1, cat({draw(11), draw(12)}));
+  poll(1);
+  std::vector<uint32_t> order;
+  for (const PipeCmd &c : gpu.pipe)
+    order.push_back(c.args[1]);
+  EXPECT_EQ(order, (std::vector<uint32_t>{1, 11, 12}));
+  gpu.complete_pipe();
+  poll(2);
+  EXPECT_TRUE(fence_written(0x6000, 1));
+  ASSERT_EQ(cmds_of(0).size(), 2u);
+  EXPECT_EQ(cmds_of(0)[1].args[1], 2u);
 }
 
 // Catches: QUEUE_STATE.busy not covering pipeline work in flight.
