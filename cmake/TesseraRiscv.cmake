@@ -14,9 +14,10 @@
 #     SOURCES <.c/.S files...>
 #     LINKER_SCRIPT <file.ld>
 #     [INCLUDE_DIRS <dirs...>] [DEFINES <defs...>] [DEPENDS <targets/files...>]
-#     [OPT <-O2|-Os...>] [ROM_BYTES <n>] [ROM_SECTIONS <sections...>])
+#     [OPT <-O2|-Os...>] [ROM_BYTES <n>])
 # Produces in ${CMAKE_CURRENT_BINARY_DIR}: <name>.elf, <name>.dis (disassembly),
-# <name>.hex ($readmemh, one 32-bit word per line, from address 0 of the ROM sections),
+# <name>.hex ($readmemh 32-bit words; `@` addresses in words) of the .text*, .rodata* and
+# .init* sections (put the .data load image in an .init* section),
 # <name>.size (berkeley size) and a custom target <name>. Variables set in the caller's scope:
 # <name>_ELF, <name>_HEX. With ROM_BYTES, the build fails if the text+rodata+data image
 # outgrows it.

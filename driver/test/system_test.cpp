@@ -1,9 +1,9 @@
 // System tests: the same command buffers on every Device backend, memory compared.
 //
-// Backends are listed in kBackends; today only the C++ reference device ("ref") exists. The
-// RTL backend (RtlDevice: verilated GPU top + DRAM model) lands with the CP: add it to
-// make_backend() and kBackends and every test below runs on it too, and
-// SameCommandBuffersSameMemoryOnEveryBackend compares it with the reference.
+// Backends: the C++ reference device ("ref") and the RTL ("rtl": tessera::sim::RtlDevice, the
+// verilated GPU top with the CP running its firmware, the memory system and the DRAM model).
+// Every test below runs on both, and SameCommandBuffersSameMemoryOnEveryBackend compares the
+// memory they leave behind.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "tessera/driver/error.hpp"
+#include "tessera/sim/rtl_device.hpp"
 #include "test_seed.hpp"
 #include "test_util.hpp"
 
@@ -19,11 +20,18 @@ using namespace tessera::driver::test;
 
 namespace {
 
-const std::vector<std::string> kBackends = {"ref"};
+const std::vector<std::string> kBackends = {"ref", "rtl"};
 
 std::unique_ptr<Device> make_backend(const std::string& name) {
   if (name == "ref") return std::make_unique<RefDevice>();
-  return nullptr;
+  if (name == "rtl") {
+    tessera::sim::GpuSimConfig c;
+    c.seed = tessera::driver::test::test_seed();
+    c.pipe_ready_prob = 0.8;
+    c.echo_console = false;
+    return std::make_unique<tessera::sim::RtlDevice>(c);
+  }
+  throw std::invalid_argument("unknown backend " + name);
 }
 
 // A driver stack on one backend.
@@ -33,6 +41,8 @@ struct Stack {
     uc.warn = [](const std::string&) {};
     umd = std::make_unique<Umd>(state, uc);
     KmdConfig kc;
+    // On the RTL a memory read is a real transaction through the memory system (~100 cycles).
+    if (backend == "rtl") kc.poll_interval_cycles = 256;
     kc.on_vdsid_released = [this](uint16_t v) { umd->release_vdsid(v); };
     kmd = std::make_unique<Kmd>(*dev, state, kc);
     kmd->init();
