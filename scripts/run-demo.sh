@@ -9,11 +9,27 @@ seed=${RANDOM_SEED:-1}
 cat <<MSG
 == Tessera demonstration ==
 tessera-sim, the scene renderer, does not exist yet (a later issue). Until it does, 'make run'
-runs the most complete part of the GPU that exists: the memory system. Three clients drive
-the crossbar, the system-level cache with DSID-tagged lines, and the AXI4 bridge into the C++
-DRAM model, with waveforms on; then the SLC's benchmark figures and the synthesis report.
+runs the parts of the GPU that exist: the command processor executing packets with its
+firmware on the RTL (fed by the host driver, compared with the reference device), the CP core
+running a bare-metal C program under cp-run, and the memory system: three clients through
+the crossbar, the system-level cache with DSID-tagged lines and the AXI4 bridge into the C++
+DRAM model, with waveforms on; then the benchmark figures and the synthesis report.
 
 MSG
+echo "== command processor: firmware on the RTL (RANDOM_SEED=$seed, WAVES=1) =="
+(cd "$out" && RANDOM_SEED=$seed WAVES=1 "$build/tb/cp/test_cp_system" \
+   --gtest_filter='CpSystem.EveryPacketOnOneQueue:CpSystem.BenchmarkCyclesPerPacket' > cp_system.log 2>&1) || {
+  cat "$out/cp_system.log"; exit 1; }
+grep -E "^\[cp\]|BENCH|PASSED" "$out/cp_system.log" | sed 's/^/  /'
+echo
+echo "== host driver on both backends: the same command buffers, memory and pipeline commands compared =="
+(cd "$out" && RANDOM_SEED=$seed "$build/driver/driver_test" --gtest_filter='System*:Backends*' > driver_system.log 2>&1) || {
+  cat "$out/driver_system.log"; exit 1; }
+grep -E "^\[       OK|PASSED" "$out/driver_system.log" | sed 's/^/  /'
+echo
+echo "== cp-run: a bare-metal C program on the CP core =="
+"$build/cp-run" "$build/tb/cp_core/cp_core_test_c_firmware.elf" 2>&1 | sed 's/^/  /'
+echo
 echo "== memory system: clients -> crossbar -> SLC -> AXI4 -> DRAM (RANDOM_SEED=$seed, WAVES=1) =="
 (cd "$out" && RANDOM_SEED=$seed WAVES=1 COCOTB_RESULTS_FILE=mem_subsys.xml "$build/tb/mem/bench_mem_subsys" > mem_subsys.log 2>&1) || {
   cat "$out/mem_subsys.log"; exit 1; }
