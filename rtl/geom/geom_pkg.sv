@@ -1,0 +1,117 @@
+// geom_pkg -- types shared by the sliced geometry front end (ARCHITECTURE.md 5.3; source
+// document 001_3630ef805e8956e2.txt, Qualcomm sliced GPU). docs/geometry.md explains them.
+//
+// Register offsets, fields and the 16-byte vertex layout in memory come from the generated
+// tessera_spec_pkg::TS_GEOM_* names (spec/registers/geom.yaml); this package holds only what
+// is internal to the block or on its ports: the per-sub-batch state, the descriptors and
+// tokens that travel between PC_US, the slices and VPC_US, and the port formats towards the
+// raster side (screen vertex, triangle record). tb/geom/geom_ref.hpp mirrors the port formats.
+package geom_pkg;
+
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int unsigned MAX_SLICES = 8;
+  localparam int unsigned SLICE_IDX_W = 3;   // slice numbers on ports: always 3 bits
+  localparam int unsigned ENTRY_W     = 8;   // parameter-store entry index on ports
+  localparam int unsigned SEQ_W       = 16;  // sub-batch sequence number
+  localparam int unsigned DRAW_ID_W   = 16;
+  localparam int unsigned SB_SIZE_W   = 11;  // 16..1024 primitives
+  localparam int unsigned SCR_W       = 20;  // screen x, y: signed 16.4 fixed point
+  localparam int unsigned SVTX_W      = 128; // screen vertex
+  localparam int unsigned STRI_W      = 3 * SVTX_W;
+  /* verilator lint_on UNUSEDPARAM */
+
+  // Screen-space vertex after the viewport transform (VS output, parameter-store contents).
+  // x, y: signed 16.4 fixed point, saturated; z, rgba, u, v copied from the vertex.
+  typedef struct packed {
+    logic [SCR_W-1:0] x;      // [127:108]
+    logic [SCR_W-1:0] y;      // [107:88]
+    logic [23:0]      z;      // [87:64]
+    logic [31:0]      rgba;   // [63:32], R in [39:32]
+    logic [15:0]      u;      // [31:16]
+    logic [15:0]      v;      // [15:0]
+  } svtx_t;
+
+  // Draw state sampled by PC_US for each sub-batch (SET_REGS applies in order with draws).
+  typedef struct packed {
+    logic [31:0] scale_x;     // s15.16
+    logic [31:0] scale_y;
+    logic [31:0] offset_x;    // s27.4 (two's complement, 1/16 pixel)
+    logic [31:0] offset_y;
+    logic [1:0]  cull_mode;   // ts_cull_mode_e
+    logic        front_cw;    // 1: clockwise triangles are front facing
+    logic [1:0]  tile_size;   // ts_bin_size_e
+    logic [2:0]  skew;
+    logic [11:0] rt_w;        // pixels
+    logic [11:0] rt_h;
+  } gstate_t;
+  localparam int unsigned GSTATE_W = 4 * 32 + 2 + 1 + 2 + 3 + 24;
+
+  // Sub-batch descriptor, PC_US -> PC_S.
+  typedef struct packed {
+    gstate_t              st;
+    logic                 strip;       // topology TRI_STRIP (else TRI_LIST)
+    logic [1:0]           itype;       // ts_index_type_e
+    logic [31:0]          vaddr;
+    logic [31:0]          iaddr;
+    logic [31:0]          first_prim;  // primitive index within the draw
+    logic [SB_SIZE_W-1:0] nprims;      // 1..1024
+    logic [DRAW_ID_W-1:0] draw_id;
+    logic [SEQ_W-1:0]     seq;         // sub-batch number (API order)
+    logic                 last;        // last sub-batch of its draw
+  } sb_desc_t;
+  localparam int unsigned SB_DESC_W = GSTATE_W + 1 + 2 + 32 * 3 + SB_SIZE_W + DRAW_ID_W + SEQ_W + 1;
+
+  // Vertex token inside a slice (PC_S -> VFD -> VS -> TSEFE_S). eos marks the end of a
+  // sub-batch: it carries seq/last instead of a vertex.
+  typedef struct packed {
+    logic                 eos;
+    logic [1:0]           sid;       // state-table slot of the sub-batch
+    logic                 tri_done;  // this vertex completes a triangle
+    logic                 odd;       // odd strip primitive: swap the first two vertices
+    logic [31:0]          prim_id;   // eos: {15'b0, last, seq}
+    logic [DRAW_ID_W-1:0] draw_id;
+  } vtok_t;
+  localparam int unsigned VTOK_W = 1 + 2 + 1 + 1 + 32 + DRAW_ID_W;
+
+  // Triangle record on a receiving slice's output (towards VPCBE_S).
+  typedef struct packed {
+    logic [SLICE_IDX_W-1:0] src;      // producing slice: whose parameter store holds it
+    logic [ENTRY_W-1:0]     entry;    // entry in that store
+    logic [MAX_SLICES-1:0]  mask;     // slice-visibility mask (bit s: slice s receives it)
+    logic [DRAW_ID_W-1:0]   draw_id;
+    logic [31:0]            prim_id;  // primitive index within the draw (API order)
+  } tri_t;
+  localparam int unsigned TRI_W = SLICE_IDX_W + ENTRY_W + MAX_SLICES + DRAW_ID_W + 32;
+
+  // Parameter-store read request of a receiving slice.
+  typedef struct packed {
+    logic [SLICE_IDX_W-1:0] src;
+    logic [ENTRY_W-1:0]     entry;
+  } rd_req_t;
+  localparam int unsigned RD_REQ_W = SLICE_IDX_W + ENTRY_W;
+
+  // Mask-FIFO entry, VPCFE_S -> VPC_US.
+  typedef struct packed {
+    logic                   eos;
+    logic [ENTRY_W-1:0]     entry;
+    logic [MAX_SLICES-1:0]  mask;
+    logic [DRAW_ID_W-1:0]   draw_id;
+    logic [31:0]            prim_id;  // eos: {15'b0, last, seq}
+  } mask_ent_t;
+  localparam int unsigned MASK_ENT_W = 1 + ENTRY_W + MAX_SLICES + DRAW_ID_W + 32;
+
+  // Order-FIFO entry, PC_US -> VPC_US: what completes next, in acceptance order.
+  typedef enum logic [1:0] {
+    ORD_SB   = 2'd0,   // a sub-batch: drain slice `slice` up to its eos `seq`
+    ORD_DONE = 2'd1,   // a command that is complete on acceptance (state, error, empty draw)
+    ORD_SIDE = 2'd2    // forward the side-FIFO head on the side output
+  } ord_kind_e;
+  typedef struct packed {
+    ord_kind_e              kind;
+    logic [SLICE_IDX_W-1:0] slice;
+    logic [SEQ_W-1:0]       seq;
+    logic                   last;
+  } ord_t;
+  localparam int unsigned ORD_W = 2 + SLICE_IDX_W + SEQ_W + 1;
+
+endpackage

@@ -1,0 +1,402 @@
+// Bench for the sliced geometry front end geom_top (rtl/geom, docs/geometry.md) with 1, 2 and
+// 4 slices (models geom_n1, geom_n2, geom_n4). The environment (geom_env.hpp) checks every
+// cycle: each receiving slice's triangles against the C++ reference (geom_ref.hpp) in order,
+// nothing dropped or duplicated, vertices read back from the producing slice's store, the
+// memory protocol, done order and draw completion, side-output order, valid/ready stability.
+//
+// Rerun one test: RANDOM_SEED=<n> TESTCASE=<name> build/tb/geom/bench_geom (WAVES=1 for an FST).
+// TESSERA_REGRESS=1 runs longer random streams.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "Vgeom_n1.h"
+#include "Vgeom_n2.h"
+#include "Vgeom_n4.h"
+#include "geom_env.hpp"
+#include "tb/test.hpp"
+
+using geomtb::Draw;
+using geomtb::GeomBench;
+using geomtb::Vertex;
+using tb::Task;
+
+namespace {
+
+// ---- stimulus -----------------------------------------------------------------------------------
+
+enum class Shape { normal, degenerate, offscreen, huge, tiny };
+
+Vertex rand_vertex(Shape sh) {
+  Vertex v;
+  auto coord = [&](int lo, int hi) { return static_cast<std::int16_t>(tb::randint(0, hi - lo) + lo); };
+  switch (sh) {
+    case Shape::normal: v.x = coord(-200 * 16, 2100 * 16); v.y = coord(-200 * 16, 2100 * 16); break;
+    case Shape::degenerate: v.x = coord(0, 3); v.y = coord(0, 3); break;  // near-identical vertices
+    case Shape::offscreen: v.x = coord(-2047 * 16, -100 * 16); v.y = coord(-2047 * 16, 2047 * 16); break;
+    case Shape::huge: v.x = tb::chance(0.5) ? coord(-32768, -30000) : coord(30000, 32767);
+                      v.y = tb::chance(0.5) ? coord(-32768, -30000) : coord(30000, 32767); break;
+    case Shape::tiny: v.x = coord(100 * 16, 110 * 16); v.y = coord(100 * 16, 110 * 16); break;
+  }
+  v.z = static_cast<std::uint32_t>(tb::randint(0, 0xffffff));
+  v.r = static_cast<std::uint8_t>(tb::randint(0, 255));
+  v.g = static_cast<std::uint8_t>(tb::randint(0, 255));
+  v.b = static_cast<std::uint8_t>(tb::randint(0, 255));
+  v.a = static_cast<std::uint8_t>(tb::randint(0, 255));
+  v.u = static_cast<std::uint16_t>(tb::randint(0, 0xffff));
+  v.v = static_cast<std::uint16_t>(tb::randint(0, 0xffff));
+  return v;
+}
+
+Shape rand_shape() {
+  const auto p = tb::randint(0, 99);
+  return p < 60 ? Shape::normal : p < 70 ? Shape::degenerate : p < 82 ? Shape::offscreen : p < 88 ? Shape::huge
+                                                                                                   : Shape::tiny;
+}
+
+// A draw with fresh vertex/index buffers. count: vertices (non-indexed) or indices.
+template <class V>
+Draw make_draw(GeomBench<V>& b, unsigned topology, unsigned itype, std::uint32_t count, Shape shape_hint,
+               bool mixed_shapes = true) {
+  Draw d;
+  d.topology = topology;
+  d.index_type = itype;
+  d.count = count;
+  const std::uint32_t nverts =
+      itype == TS_INDEX_TYPE_NONE ? count : static_cast<std::uint32_t>(tb::randint(1, std::max<std::uint32_t>(1, std::min<std::uint32_t>(count, 400))));
+  const auto vskip = 16 * static_cast<std::uint32_t>(tb::randint(0, 3));  // not always line aligned
+  d.vertex_addr = b.allocate(vskip + nverts * 16, 16) + vskip;
+  Shape sh = shape_hint;
+  for (std::uint32_t i = 0; i < nverts; ++i) {
+    if (mixed_shapes && i % 3 == 0) sh = tb::chance(0.7) ? shape_hint : rand_shape();
+    geomtb::write_vertex(b.memory, d.vertex_addr + 16 * i, rand_vertex(sh));
+  }
+  if (itype != TS_INDEX_TYPE_NONE) {
+    const std::uint32_t isz = itype == TS_INDEX_TYPE_U16 ? 2 : 4;
+    const auto iskip = isz * static_cast<std::uint32_t>(tb::randint(0, 20));
+    d.index_addr = b.allocate(iskip + count * isz, isz) + iskip;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t ix = tb::chance(0.3) && i > 0 ? static_cast<std::uint32_t>(tb::randint(0, nverts - 1))
+                                                        : (i % nverts);
+      if (isz == 2) b.memory.set_u16(d.index_addr + 2 * i, static_cast<std::uint16_t>(ix));
+      else b.memory.set_u32(d.index_addr + 4 * i, ix);
+    }
+  }
+  return d;
+}
+
+template <class V>
+void random_state(GeomBench<V>& b) {
+  switch (tb::randint(0, 8)) {
+    case 0: {
+      static const std::uint32_t scales[] = {0x10000, 0x8000, 0x20000, 0xffff0000u, 0x18000, 0x4000};
+      b.add_set_reg(tb::chance(0.5) ? TS_GEOM_VP_SCALE_X_OFFSET : TS_GEOM_VP_SCALE_Y_OFFSET,
+                    tb::chance(0.8) ? scales[tb::randint(0, 5)] : static_cast<std::uint32_t>(tb::randint(0, 0xffffffffULL)));
+      break;
+    }
+    case 1:
+      b.add_set_reg(tb::chance(0.5) ? TS_GEOM_VP_OFFSET_X_OFFSET : TS_GEOM_VP_OFFSET_Y_OFFSET,
+                    static_cast<std::uint32_t>(static_cast<std::int32_t>(tb::randint(0, 3000 * 16)) - 500 * 16));
+      break;
+    case 2:
+      b.add_set_reg(TS_GEOM_CULL_OFFSET, TS_GEOM_CULL_MODE_PUT(tb::randint(0, 3)) | TS_GEOM_CULL_FRONT_CW_PUT(tb::randint(0, 1)));
+      break;
+    case 3:
+      b.add_set_reg(TS_GEOM_TILE_OFFSET, TS_GEOM_TILE_SIZE_PUT(tb::randint(0, 3)) | TS_GEOM_TILE_SKEW_PUT(tb::randint(0, 7)));
+      break;
+    case 4:
+      b.add_set_reg(TS_GEOM_RT_SIZE_OFFSET, TS_GEOM_RT_SIZE_WIDTH_PUT(tb::chance(0.5) ? 2048 : tb::randint(1, 2048)) |
+                                                TS_GEOM_RT_SIZE_HEIGHT_PUT(tb::chance(0.5) ? 2048 : tb::randint(1, 2048)));
+      break;
+    case 5: {
+      static const std::uint32_t sizes[] = {16, 17, 64, 100, 256, 1024, 3, 2047};
+      b.add_set_reg(TS_GEOM_SUBBATCH_OFFSET, sizes[tb::randint(0, 7)]);
+      break;
+    }
+    case 6: b.add_set_reg(TS_GEOM_DIST_OFFSET, static_cast<std::uint32_t>(tb::randint(0, 1))); break;
+    case 7: b.add_set_reg(static_cast<std::uint32_t>(tb::randint(0x40, 0x1ff)) & ~3U, 0xdeadbeef); break;  // ro: ignored
+    default: b.add_set_reg(TS_GEOM_CULL_OFFSET, 0); break;
+  }
+}
+
+template <class V>
+void random_commands(GeomBench<V>& b, unsigned ncmds, std::uint32_t max_count) {
+  for (unsigned i = 0; i < ncmds; ++i) {
+    const auto p = tb::randint(0, 99);
+    if (p < 30) {
+      random_state(b);
+    } else if (p < 38) {
+      switch (tb::randint(0, 4)) {
+        case 0: b.add_side(TS_OP_RENDERPASS_BEGIN, {0, 0x1000, 0x08000800, 0x2000, 0, 0, 0, 0}); break;
+        case 1: b.add_side(TS_OP_RENDERPASS_END, {}); break;
+        case 2: b.add_side(TS_OP_FRAME_END, {static_cast<std::uint32_t>(i)}); break;
+        case 3: b.add_side(TS_OP_SET_BIN_MODE, {0x10, 0x0404}); break;
+        default: b.add_side(TS_OP_SET_REGS, {0x5000 + 4 * static_cast<std::uint32_t>(tb::randint(0, 15)), 7}); break;  // not GEOM
+      }
+    } else if (p < 42) {
+      // erroneous: patch topology or index type 3
+      Draw d;
+      d.topology = tb::chance(0.6) ? static_cast<unsigned>(tb::randint(2, 7)) : TS_TOPOLOGY_TRI_LIST;
+      d.index_type = d.topology <= 1 ? 3 : static_cast<unsigned>(tb::randint(0, 3));
+      d.count = static_cast<std::uint32_t>(tb::randint(0, 100));
+      b.add_draw(d);
+    } else {
+      const unsigned topo = tb::chance(0.5) ? TS_TOPOLOGY_TRI_LIST : TS_TOPOLOGY_TRI_STRIP;
+      const unsigned itype = static_cast<unsigned>(tb::randint(0, 2));
+      std::uint32_t count;
+      const auto c = tb::randint(0, 99);
+      if (c < 15) count = static_cast<std::uint32_t>(tb::randint(0, 5));
+      else if (c < 70) count = static_cast<std::uint32_t>(tb::randint(6, 120));
+      else if (c < 95) count = static_cast<std::uint32_t>(tb::randint(120, 600));
+      else count = static_cast<std::uint32_t>(tb::randint(600, max_count));
+      b.add_draw(make_draw(b, topo, itype, count, rand_shape()));
+    }
+  }
+}
+
+template <class V>
+void random_knobs(GeomBench<V>& b) {
+  auto& k = b.k;
+  k.p_cmd = tb::randint(3, 10) / 10.0;
+  k.p_mem_ready = tb::randint(3, 9) / 10.0;
+  k.lat_max = static_cast<unsigned>(tb::randint(1, 40));
+  k.p_rsp = tb::randint(5, 10) / 10.0;
+  k.p_tri_ready = tb::randint(2, 9) / 10.0;
+  k.p_rd = tb::randint(2, 10) / 10.0;
+  k.p_side_ready = tb::randint(2, 10) / 10.0;
+}
+
+// Reads the counters and compares them with the reference totals (per slice exactly when the
+// whole stream used round robin).
+template <class V>
+Task<> check_counters(GeomBench<V>& b, bool exact_per_slice) {
+  auto rd = [&](std::uint32_t off) { return b.read_reg(off); };
+  const std::uint32_t draws = co_await rd(TS_GEOM_DRAWS_OFFSET);
+  geomtb::check(draws == b.total_draws, "DRAWS={} expected {}", draws, b.total_draws);
+  const std::uint32_t vis = co_await rd(TS_GEOM_VISIBLE_OFFSET);
+  geomtb::check(vis == b.visible_total, "VISIBLE={} expected {}", vis, b.visible_total);
+  const std::uint32_t za = co_await rd(TS_GEOM_CULL_ZERO_AREA_OFFSET);
+  const std::uint32_t fc = co_await rd(TS_GEOM_CULL_FACE_OFFSET);
+  const std::uint32_t of = co_await rd(TS_GEOM_CULL_OFFSCREEN_OFFSET);
+  geomtb::check(za == b.totals.zero_area && fc == b.totals.face && of == b.totals.offscreen,
+                "culled zero-area/face/offscreen = {}/{}/{}, expected {}/{}/{}", za, fc, of, b.totals.zero_area,
+                b.totals.face, b.totals.offscreen);
+  const std::uint32_t asg = co_await rd(TS_GEOM_ASSIGNED_OFFSET);
+  geomtb::check(asg == b.assigned_total, "ASSIGNED={} expected {}", asg, b.assigned_total);
+  const std::uint32_t es = co_await rd(TS_GEOM_ERR_STATUS_OFFSET);
+  geomtb::check(TS_GEOM_ERR_STATUS_COUNT_GET(es) == (b.total_errors & 0xffff), "ERR_STATUS.count={} expected {}",
+                TS_GEOM_ERR_STATUS_COUNT_GET(es), b.total_errors);
+  std::uint64_t sb = 0, prims = 0, culled = 0;
+  for (unsigned s = 0; s < TS_GEOM_SLICE_COUNT; ++s) {
+    const std::uint32_t base = s * TS_GEOM_SLICE_STRIDE;
+    const std::uint32_t ssb = co_await rd(TS_GEOM_SL_SUBBATCHES_OFFSET + base);
+    const std::uint32_t spr = co_await rd(TS_GEOM_SL_PRIMS_OFFSET + base);
+    const std::uint32_t scu = co_await rd(TS_GEOM_SL_CULLED_OFFSET + base);
+    const std::uint32_t sou = co_await rd(TS_GEOM_SL_OUTSTANDING_OFFSET + base);
+    geomtb::check(sou == 0, "slice {} still has {} outstanding primitives after the run", s, sou);
+    if (s >= b.n()) {
+      geomtb::check(ssb == 0 && spr == 0, "absent slice {} reads non-zero counters", s);
+      continue;
+    }
+    sb += ssb;
+    prims += spr;
+    culled += scu;
+    if (exact_per_slice)
+      geomtb::check(ssb == b.rr_sb[s] && spr == b.rr_prims[s],
+                    "round robin: slice {} got {} sub-batches / {} primitives, expected {} / {}", s, ssb, spr,
+                    b.rr_sb[s], b.rr_prims[s]);
+  }
+  geomtb::check(sb == b.total_subbatches && prims == b.total_prims,
+                "sub-batches/primitives over all slices {}/{}, expected {}/{}", sb, prims, b.total_subbatches,
+                b.total_prims);
+  geomtb::check(culled == b.totals.zero_area + b.totals.face + b.totals.offscreen, "per-slice culled sum {}", culled);
+  const std::uint32_t cfg = co_await rd(TS_GEOM_CONFIG_OFFSET);
+  geomtb::check(TS_GEOM_CONFIG_NUM_SLICES_GET(cfg) == b.n(), "CONFIG.num_slices={}", TS_GEOM_CONFIG_NUM_SLICES_GET(cfg));
+}
+
+// Random command streams: state changes (viewport, culling, tiles and skew, render target,
+// sub-batch size 16..1024 and out-of-range values, policy), draws of every topology and index
+// type from 0 vertices to several sub-batches with degenerate, off-screen, tiny and huge
+// triangles, erroneous draws and side commands, with random backpressure on every channel
+// and out-of-order memory. Catches: a triangle lost, duplicated, reordered or sent to the
+// wrong slice; a wrong mask, cull decision or viewport result; a vertex read from the wrong
+// store entry or an entry freed too early; a draw completing before its triangles arrived; a
+// side command overtaking a draw; a hang under any backpressure; wrong counters.
+template <class V>
+Task<> random_draws(tb::Dut<V>& dut, unsigned n) {
+  GeomBench<V> b(dut, n);
+  random_knobs(b);
+  // back-face culling from the start, so every cull reason is reached whatever the draw
+  b.add_set_reg(TS_GEOM_CULL_OFFSET, TS_GEOM_CULL_MODE_PUT(TS_CULL_MODE_BACK) |
+                                         TS_GEOM_CULL_FRONT_CW_PUT(tb::randint(0, 1)));
+  random_commands(b, static_cast<unsigned>(tb::scaled(n == 4 ? 250 : 300, 3000)), 2000);
+  co_await b.reset();
+  co_await b.run_all(2'000'000);
+  co_await check_counters(b, !b.policy_changed);
+  auto& c = b.cov;
+  dut.log().info("{} slices: {} commands, {} triangles delivered, {} store reads, {} cycles; {}", n, b.cmds.size(),
+                 b.st.tris, b.st.reads, b.cycle, c.report());
+  for (const char* w : {"draw list", "draw strip", "index none", "index u16", "index u32", "draw over several sub-batches",
+                        "erroneous draw", "side command", "triangle output stalled", "memory request stalled",
+                        "memory response out of order"})
+    c.require(w);
+  if (n > 1) {
+    c.require("triangle from another slice's store");
+    c.require("triangle to every slice");
+  }
+  geomtb::check(b.totals.zero_area > 0 && b.totals.face > 0 && b.totals.offscreen > 0,
+                "stimulus must reach every cull reason (za {}, face {}, off {})", b.totals.zero_area, b.totals.face,
+                b.totals.offscreen);
+}
+
+TB_TEST(Vgeom_n1, random_draws_n1) { co_await random_draws(dut, 1); }
+TB_TEST(Vgeom_n2, random_draws_n2) { co_await random_draws(dut, 2); }
+TB_TEST(Vgeom_n4, random_draws_n4) { co_await random_draws(dut, 4); }
+
+// Round robin only, exact per-slice sub-batch and primitive counts; the ownership function on
+// single-tile triangles (one per tile of a 4x4 tile area for every skew): each must reach
+// exactly its owner. Catches: a wrong round-robin order, per-slice counters, an off-by-one
+// in the tile or ownership arithmetic.
+template <class V>
+Task<> ownership_and_rr(tb::Dut<V>& dut, unsigned n) {
+  GeomBench<V> b(dut, n);
+  b.add_set_reg(TS_GEOM_SUBBATCH_OFFSET, 16);
+  for (unsigned skew = 0; skew < 8; ++skew) {
+    b.add_set_reg(TS_GEOM_TILE_OFFSET, TS_GEOM_TILE_SIZE_PUT(TS_BIN_SIZE_PX32) | TS_GEOM_TILE_SKEW_PUT(skew));
+    Draw d;
+    d.topology = TS_TOPOLOGY_TRI_LIST;
+    d.count = 3 * 16;
+    d.vertex_addr = b.allocate(d.count * 16, 16);
+    for (unsigned t = 0; t < 16; ++t) {
+      const int tx = static_cast<int>(t % 4), ty = static_cast<int>(t / 4);
+      // a triangle strictly inside tile (tx, ty), counter-clockwise
+      const int x0 = (tx * 32 + 2) * 16, y0 = (ty * 32 + 2) * 16;
+      Vertex v[3];
+      v[0].x = static_cast<std::int16_t>(x0); v[0].y = static_cast<std::int16_t>(y0);
+      v[1].x = static_cast<std::int16_t>(x0 + 28 * 16); v[1].y = static_cast<std::int16_t>(y0);
+      v[2].x = static_cast<std::int16_t>(x0); v[2].y = static_cast<std::int16_t>(y0 + 28 * 16);
+      for (unsigned i = 0; i < 3; ++i) geomtb::write_vertex(b.memory, d.vertex_addr + 16 * (3 * t + i), v[i]);
+    }
+    b.add_draw(d);
+  }
+  for (unsigned i = 0; i < 30; ++i)
+    b.add_draw(make_draw(b, TS_TOPOLOGY_TRI_STRIP, static_cast<unsigned>(tb::randint(0, 2)),
+                         static_cast<std::uint32_t>(tb::randint(3, 200)), Shape::normal));
+  random_knobs(b);
+  co_await b.reset();
+  co_await b.run_all(1'000'000);
+  co_await check_counters(b, true);
+  // the host may clear error bits but not write state
+  const bool ok = co_await b.write_reg(TS_GEOM_CULL_OFFSET, 1);
+  geomtb::check(!ok, "a register-port write to the state register CULL must answer err");
+  const bool ok2 = co_await b.write_reg(TS_GEOM_ERR_STATUS_OFFSET, 3);
+  geomtb::check(ok2, "a register-port write to ERR_STATUS (w1c) must succeed");
+}
+
+TB_TEST(Vgeom_n1, ownership_and_rr_n1) { co_await ownership_and_rr(dut, 1); }
+TB_TEST(Vgeom_n2, ownership_and_rr_n2) { co_await ownership_and_rr(dut, 2); }
+TB_TEST(Vgeom_n4, ownership_and_rr_n4) { co_await ownership_and_rr(dut, 4); }
+
+// ---- benchmarks ----------------------------------------------------------------------------------
+// Printed figures, no timing assertions (docs/geometry.md, "Figures"). Memory answers within
+// 1..8 cycles, every consumer always ready.
+
+struct Fig {
+  std::uint64_t cycles = 0, prims = 0;
+  std::vector<std::uint64_t> sl_prims, sl_busy, sl_stall;
+};
+
+template <class V>
+Task<Fig> measure(GeomBench<V>& b) {
+  b.k = geomtb::Knobs{1.0, 1.0, 1, 8, 0.0, 0, 1.0, 1.0, 1.0, 1.0};
+  co_await b.reset();
+  co_await b.run_all(5'000'000);
+  Fig f;
+  f.cycles = b.cycle;
+  f.prims = b.total_prims;
+  for (unsigned s = 0; s < b.n(); ++s) {
+    f.sl_prims.push_back(co_await b.read_reg(TS_GEOM_SL_PRIMS_OFFSET + s * TS_GEOM_SLICE_STRIDE));
+    f.sl_busy.push_back(co_await b.read_reg(TS_GEOM_SL_BUSY_OFFSET + s * TS_GEOM_SLICE_STRIDE));
+    f.sl_stall.push_back(co_await b.read_reg(TS_GEOM_SL_STALL_OFFSET + s * TS_GEOM_SLICE_STRIDE));
+  }
+  co_return f;
+}
+
+double max_over_mean(const std::vector<std::uint64_t>& v) {
+  double sum = 0, mx = 0;
+  for (auto x : v) sum += static_cast<double>(x), mx = std::max(mx, static_cast<double>(x));
+  return sum > 0 ? mx / (sum / static_cast<double>(v.size())) : 0;
+}
+
+// Throughput: strips (1 new vertex per primitive) and lists (3), non-indexed, all visible
+// small triangles spread over the screen; primitives per clock through PC_US and per slice.
+template <class V>
+Task<> bench_throughput(tb::Dut<V>& dut, unsigned n) {
+  for (unsigned sbs : {256U, 16U})
+  for (unsigned topo : {TS_TOPOLOGY_TRI_STRIP, TS_TOPOLOGY_TRI_LIST}) {
+    GeomBench<V> b(dut, n);
+    b.add_set_reg(TS_GEOM_CULL_OFFSET, 0);
+    b.add_set_reg(TS_GEOM_SUBBATCH_OFFSET, sbs);
+    for (unsigned i = 0; i < 8; ++i) b.add_draw(make_draw(b, topo, TS_INDEX_TYPE_NONE, 2048, Shape::tiny, false));
+    const Fig f = co_await measure(b);
+    const double ppc = static_cast<double>(f.prims) / static_cast<double>(f.cycles);
+    fmt::print("BENCH geom_throughput slices={} subbatch={} topology={} prims={} cycles={} prims_per_clock={:.3f} "
+               "per_slice={:.3f} (limit 1.000 per slice)\n",
+               n, sbs, topo == TS_TOPOLOGY_TRI_STRIP ? "strip" : "list", f.prims, f.cycles, ppc, ppc / n);
+    co_await tb::ClockCycles(dut->clk_i, 1);
+  }
+}
+TB_TEST(Vgeom_n1, benchmark_throughput_n1) { co_await bench_throughput(dut, 1); }
+TB_TEST(Vgeom_n2, benchmark_throughput_n2) { co_await bench_throughput(dut, 2); }
+TB_TEST(Vgeom_n4, benchmark_throughput_n4) { co_await bench_throughput(dut, 4); }
+
+// Load balance on a skewed workload: sub-batches alternate between cheap ones (strips, one
+// vertex fetch per primitive) and expensive ones (lists with scattered U32 indices, three
+// line reads per primitive). Round robin hands each kind to the same slices; least loaded
+// follows the outstanding work.
+template <class V>
+Task<> bench_balance(tb::Dut<V>& dut, unsigned n) {
+  for (unsigned ll : {0U, 1U}) {
+    tb::rng().seed(12345);  // the same workload for both policies
+    GeomBench<V> b(dut, n);
+    b.add_set_reg(TS_GEOM_SUBBATCH_OFFSET, 64);
+    b.add_set_reg(TS_GEOM_DIST_OFFSET, ll);
+    for (unsigned i = 0; i < 48; ++i) {
+      if (i % 2 == 0) {
+        b.add_draw(make_draw(b, TS_TOPOLOGY_TRI_STRIP, TS_INDEX_TYPE_NONE, 64 + 2, Shape::tiny, false));
+      } else {
+        Draw d;
+        d.topology = TS_TOPOLOGY_TRI_LIST;
+        d.index_type = TS_INDEX_TYPE_U32;
+        d.count = 64 * 3;
+        d.vertex_addr = b.allocate(400 * 16, 64);
+        for (std::uint32_t v = 0; v < 400; ++v) geomtb::write_vertex(b.memory, d.vertex_addr + 16 * v, rand_vertex(Shape::tiny));
+        d.index_addr = b.allocate(d.count * 4, 64);
+        for (std::uint32_t k = 0; k < d.count; ++k) b.memory.set_u32(d.index_addr + 4 * k, (k * 37) % 400);
+        b.add_draw(d);
+      }
+    }
+    const Fig f = co_await measure(b);
+    std::string sp, sb, ss;
+    std::vector<std::uint64_t> work;  // busy and not stalled: cycles the slice made progress or could
+    for (unsigned s = 0; s < n; ++s) {
+      sp += fmt::format("{}{}", s ? "/" : "", f.sl_prims[s]);
+      sb += fmt::format("{}{}", s ? "/" : "", f.sl_busy[s]);
+      ss += fmt::format("{}{}", s ? "/" : "", f.sl_stall[s]);
+      work.push_back(f.sl_busy[s] - std::min(f.sl_busy[s], f.sl_stall[s]));
+    }
+    fmt::print("BENCH geom_balance slices={} policy={} cycles={} prims_per_slice={} busy_per_slice={} "
+               "stall_per_slice={} prims_max_over_mean={:.3f} busy_max_over_mean={:.3f} "
+               "unstalled_busy_max_over_mean={:.3f}\n",
+               n, ll ? "least_loaded" : "round_robin", f.cycles, sp, sb, ss, max_over_mean(f.sl_prims),
+               max_over_mean(f.sl_busy), max_over_mean(work));
+    co_await tb::ClockCycles(dut->clk_i, 1);
+  }
+}
+TB_TEST(Vgeom_n2, benchmark_balance_n2) { co_await bench_balance(dut, 2); }
+TB_TEST(Vgeom_n4, benchmark_balance_n4) { co_await bench_balance(dut, 4); }
+
+}  // namespace

@@ -1,0 +1,259 @@
+// C++ reference model of the sliced geometry front end (docs/geometry.md), written from the
+// specification: ARCHITECTURE.md 5.3, spec/registers/geom.yaml (read through the generated
+// TS_GEOM_* names of tessera_spec.h) and the arithmetic of docs/geometry.md. Not from the RTL.
+//
+// For a DRAW under a given state it produces the sub-batch split, the culling decision of
+// every primitive and, for every visible triangle, the three screen vertices and the
+// slice-visibility mask. A receiving slice must see exactly the visible triangles whose mask
+// names it, in API order (draw order, then primitive order).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "tessera_spec.h"
+
+namespace geomtb {
+
+// ---- port formats (mirror rtl/geom/geom_pkg.sv) -------------------------------------------
+inline constexpr unsigned kTriW = 3 + 8 + 8 + 16 + 32;  // tri_t
+inline constexpr unsigned kRdReqW = 3 + 8;              // rd_req_t
+inline constexpr unsigned kSvtxW = 128, kStriW = 3 * kSvtxW;
+inline constexpr unsigned kCmdW = 8 + 3 + 6 + 4 + 256;  // tessera_cp_pkg::pipe_cmd_t
+
+// ---- state -----------------------------------------------------------------------------------
+struct State {
+  std::uint32_t scale_x = TS_GEOM_VP_SCALE_X_RESET, scale_y = TS_GEOM_VP_SCALE_Y_RESET;
+  std::uint32_t off_x = TS_GEOM_VP_OFFSET_X_RESET, off_y = TS_GEOM_VP_OFFSET_Y_RESET;
+  std::uint32_t cull = TS_GEOM_CULL_RESET, tile = TS_GEOM_TILE_RESET, rt = TS_GEOM_RT_SIZE_RESET;
+  std::uint32_t subbatch = TS_GEOM_SUBBATCH_RESET, dist = TS_GEOM_DIST_RESET;
+
+  unsigned cull_mode() const { return TS_GEOM_CULL_MODE_GET(cull); }
+  bool front_cw() const { return TS_GEOM_CULL_FRONT_CW_GET(cull) != 0; }
+  unsigned tile_shift() const {
+    const unsigned s = TS_GEOM_TILE_SIZE_GET(tile);
+    return s == TS_BIN_SIZE_PX16 ? 4 : s == TS_BIN_SIZE_PX32 ? 5 : 6;
+  }
+  unsigned skew() const { return TS_GEOM_TILE_SKEW_GET(tile); }
+  int rt_w() const { return static_cast<int>(TS_GEOM_RT_SIZE_WIDTH_GET(rt)); }
+  int rt_h() const { return static_cast<int>(TS_GEOM_RT_SIZE_HEIGHT_GET(rt)); }
+  unsigned sb_size() const { return std::clamp<unsigned>(TS_GEOM_SUBBATCH_SIZE_GET(subbatch), 16, 1024); }
+  bool least_loaded() const { return TS_GEOM_DIST_POLICY_GET(dist) == TS_DIST_POLICY_LEAST_LOADED; }
+
+  // SET_REGS {gpu byte address, value}: true if it is a GEOM register (applied), false if it
+  // belongs to another block (the geometry passes it on the side output).
+  bool set_reg(std::uint32_t addr, std::uint32_t v) {
+    if (addr < TS_GEOM_BASE_ADDR || addr >= TS_GEOM_BASE_ADDR + TS_GEOM_SIZE) return false;
+    switch (addr - TS_GEOM_BASE_ADDR) {
+      case TS_GEOM_VP_SCALE_X_OFFSET: scale_x = v & TS_GEOM_VP_SCALE_X_RW_MASK; break;
+      case TS_GEOM_VP_SCALE_Y_OFFSET: scale_y = v & TS_GEOM_VP_SCALE_Y_RW_MASK; break;
+      case TS_GEOM_VP_OFFSET_X_OFFSET: off_x = v & TS_GEOM_VP_OFFSET_X_RW_MASK; break;
+      case TS_GEOM_VP_OFFSET_Y_OFFSET: off_y = v & TS_GEOM_VP_OFFSET_Y_RW_MASK; break;
+      case TS_GEOM_CULL_OFFSET: cull = v & TS_GEOM_CULL_RW_MASK; break;
+      case TS_GEOM_TILE_OFFSET: tile = v & TS_GEOM_TILE_RW_MASK; break;
+      case TS_GEOM_RT_SIZE_OFFSET: rt = v & TS_GEOM_RT_SIZE_RW_MASK; break;
+      case TS_GEOM_SUBBATCH_OFFSET: subbatch = v & TS_GEOM_SUBBATCH_RW_MASK; break;
+      case TS_GEOM_DIST_OFFSET: dist = v & TS_GEOM_DIST_RW_MASK; break;
+      default: break;  // read-only or unmapped: ignored
+    }
+    return true;
+  }
+};
+
+// ---- memory image ----------------------------------------------------------------------------
+class Memory {
+ public:
+  using Line = std::array<std::uint8_t, 64>;
+  std::uint8_t byte(std::uint32_t a) const {
+    auto it = lines_.find(a >> 6);
+    return it == lines_.end() ? 0 : it->second[a & 63];
+  }
+  void set_byte(std::uint32_t a, std::uint8_t v) { lines_[a >> 6][a & 63] = v; }
+  std::uint32_t u32(std::uint32_t a) const {
+    std::uint32_t v = 0;
+    for (unsigned i = 0; i < 4; ++i) v |= std::uint32_t{byte(a + i)} << (8 * i);
+    return v;
+  }
+  void set_u32(std::uint32_t a, std::uint32_t v) {
+    for (unsigned i = 0; i < 4; ++i) set_byte(a + i, static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void set_u16(std::uint32_t a, std::uint16_t v) {
+    set_byte(a, static_cast<std::uint8_t>(v));
+    set_byte(a + 1, static_cast<std::uint8_t>(v >> 8));
+  }
+  Line line(std::uint32_t line_addr) const {
+    auto it = lines_.find(line_addr >> 6);
+    return it == lines_.end() ? Line{} : it->second;
+  }
+
+ private:
+  std::unordered_map<std::uint32_t, Line> lines_;
+};
+
+// ---- vertices ----------------------------------------------------------------------------------
+struct Vertex {  // as in memory (ARCHITECTURE.md 3)
+  std::int16_t x = 0, y = 0;  // signed 12.4
+  std::uint32_t z = 0;        // 24 bits
+  std::uint8_t r = 0, g = 0, b = 0, a = 0;
+  std::uint16_t u = 0, v = 0;  // 0.16
+};
+
+// The 16-byte layout comes from the VTX_DW0..3 register fields (spec/registers/geom.yaml).
+inline void write_vertex(Memory& m, std::uint32_t addr, const Vertex& v) {
+  m.set_u32(addr + 0, TS_GEOM_VTX_DW0_X_PUT(static_cast<std::uint16_t>(v.x)) |
+                          TS_GEOM_VTX_DW0_Y_PUT(static_cast<std::uint16_t>(v.y)));
+  m.set_u32(addr + 4, TS_GEOM_VTX_DW1_Z_PUT(v.z));
+  m.set_u32(addr + 8, TS_GEOM_VTX_DW2_R_PUT(v.r) | TS_GEOM_VTX_DW2_G_PUT(v.g) | TS_GEOM_VTX_DW2_B_PUT(v.b) |
+                          TS_GEOM_VTX_DW2_A_PUT(v.a));
+  m.set_u32(addr + 12, TS_GEOM_VTX_DW3_U_PUT(v.u) | TS_GEOM_VTX_DW3_V_PUT(v.v));
+}
+inline Vertex read_vertex(const Memory& m, std::uint32_t addr) {
+  const std::uint32_t d0 = m.u32(addr), d1 = m.u32(addr + 4), d2 = m.u32(addr + 8), d3 = m.u32(addr + 12);
+  Vertex v;
+  v.x = static_cast<std::int16_t>(TS_GEOM_VTX_DW0_X_GET(d0));
+  v.y = static_cast<std::int16_t>(TS_GEOM_VTX_DW0_Y_GET(d0));
+  v.z = TS_GEOM_VTX_DW1_Z_GET(d1);
+  v.r = static_cast<std::uint8_t>(TS_GEOM_VTX_DW2_R_GET(d2));
+  v.g = static_cast<std::uint8_t>(TS_GEOM_VTX_DW2_G_GET(d2));
+  v.b = static_cast<std::uint8_t>(TS_GEOM_VTX_DW2_B_GET(d2));
+  v.a = static_cast<std::uint8_t>(TS_GEOM_VTX_DW2_A_GET(d2));
+  v.u = static_cast<std::uint16_t>(TS_GEOM_VTX_DW3_U_GET(d3));
+  v.v = static_cast<std::uint16_t>(TS_GEOM_VTX_DW3_V_GET(d3));
+  return v;
+}
+
+// Screen vertex (VS output): x, y signed 16.4, saturated to 20 bits.
+struct SVtx {
+  std::int32_t x = 0, y = 0;
+  std::uint32_t z = 0, rgba = 0;
+  std::uint16_t u = 0, v = 0;
+  bool operator==(const SVtx&) const = default;
+  std::string str() const { return fmt::format("({:.4f},{:.4f} z={:06x} c={:08x} uv={:04x},{:04x})", x / 16.0, y / 16.0, z, rgba, u, v); }
+};
+
+// Viewport transform: sat20(((p * scale) >>> 16) + offset), p signed 12.4, scale s15.16,
+// offset s27.4 (docs/geometry.md).
+inline std::int32_t viewport(std::int16_t p, std::uint32_t scale, std::uint32_t offset) {
+  const std::int64_t prod = std::int64_t{p} * std::int64_t{static_cast<std::int32_t>(scale)};
+  const std::int64_t sum = (prod >> 16) + std::int64_t{static_cast<std::int32_t>(offset)};
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(sum, -(1 << 19), (1 << 19) - 1));
+}
+
+inline SVtx vs(const State& s, const Vertex& v) {
+  SVtx o;
+  o.x = viewport(v.x, s.scale_x, s.off_x);
+  o.y = viewport(v.y, s.scale_y, s.off_y);
+  o.z = v.z;
+  o.rgba = std::uint32_t{v.r} | std::uint32_t{v.g} << 8 | std::uint32_t{v.b} << 16 | std::uint32_t{v.a} << 24;
+  o.u = v.u;
+  o.v = v.v;
+  return o;
+}
+
+// ---- draws --------------------------------------------------------------------------------------
+struct Draw {
+  unsigned topology = TS_TOPOLOGY_TRI_LIST, index_type = TS_INDEX_TYPE_NONE;
+  std::uint32_t count = 0, vertex_addr = 0, index_addr = 0, tf_addr = 0;
+};
+
+enum class Cull { none, zero_area, face, offscreen };
+
+struct Tri {
+  std::uint16_t draw_id = 0;
+  std::uint32_t prim_id = 0;
+  std::uint32_t mask = 0;
+  std::array<SVtx, 3> v{};
+  std::string str() const {
+    return fmt::format("draw {} prim {} mask {:#x} v0 {} v1 {} v2 {}", draw_id, prim_id, mask, v[0].str(), v[1].str(),
+                       v[2].str());
+  }
+};
+
+struct DrawResult {
+  bool bad_topology = false, bad_index_type = false;
+  std::uint32_t prims = 0;
+  std::vector<std::uint32_t> subbatches;  // primitives per sub-batch, in order
+  std::vector<Tri> visible;               // API order
+  std::uint64_t zero_area = 0, face = 0, offscreen = 0;
+  std::uint64_t huge = 0, all_slices = 0;  // coverage: bbox over >= N tiles both ways; mask full
+};
+
+// Slice owning tile (tx, ty).
+inline unsigned owner(unsigned tx, unsigned ty, unsigned skew, unsigned n) { return (tx + ty * skew) % n; }
+
+inline Cull classify(const State& s, const std::array<SVtx, 3>& t, unsigned n, std::uint32_t& mask, bool& huge) {
+  const std::int64_t dx1 = t[1].x - t[0].x, dy1 = t[1].y - t[0].y, dx2 = t[2].x - t[0].x, dy2 = t[2].y - t[0].y;
+  const std::int64_t area = dx1 * dy2 - dx2 * dy1;
+  if (area == 0) return Cull::zero_area;
+  const bool ccw = area > 0;
+  const bool front = s.front_cw() ? !ccw : ccw;
+  if ((s.cull_mode() == TS_CULL_MODE_BACK && !front) || (s.cull_mode() == TS_CULL_MODE_FRONT && front))
+    return Cull::face;
+  const std::int32_t xmin = std::min({t[0].x, t[1].x, t[2].x}), xmax = std::max({t[0].x, t[1].x, t[2].x});
+  const std::int32_t ymin = std::min({t[0].y, t[1].y, t[2].y}), ymax = std::max({t[0].y, t[1].y, t[2].y});
+  // Pixels the bounding box touches: floor of the 16.4 coordinates.
+  const int px0 = xmin >> 4, px1 = xmax >> 4, py0 = ymin >> 4, py1 = ymax >> 4;
+  if (px1 < 0 || py1 < 0 || px0 >= s.rt_w() || py0 >= s.rt_h()) return Cull::offscreen;
+  const int cx0 = std::max(px0, 0), cy0 = std::max(py0, 0);
+  const int cx1 = std::min(px1, s.rt_w() - 1), cy1 = std::min(py1, s.rt_h() - 1);
+  const unsigned sh = s.tile_shift();
+  const unsigned tx0 = static_cast<unsigned>(cx0) >> sh, tx1 = static_cast<unsigned>(cx1) >> sh;
+  const unsigned ty0 = static_cast<unsigned>(cy0) >> sh, ty1 = static_cast<unsigned>(cy1) >> sh;
+  mask = 0;
+  for (unsigned ty = ty0; ty <= ty1; ++ty)  // every tile of the bounding box: the definition
+    for (unsigned tx = tx0; tx <= tx1; ++tx) mask |= 1U << owner(tx, ty, s.skew(), n);
+  huge = (tx1 - tx0 + 1 >= n) && (ty1 - ty0 + 1 >= n) && n > 1;
+  return Cull::none;
+}
+
+inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, unsigned n, std::uint16_t draw_id) {
+  DrawResult r;
+  const bool strip = d.topology == TS_TOPOLOGY_TRI_STRIP;
+  if (d.topology != TS_TOPOLOGY_TRI_LIST && !strip) r.bad_topology = true;
+  if (d.index_type > TS_INDEX_TYPE_U32) r.bad_index_type = true;
+  if (r.bad_topology || r.bad_index_type) return r;
+  r.prims = strip ? (d.count >= 3 ? d.count - 2 : 0) : d.count / 3;
+  for (std::uint32_t left = r.prims; left > 0;) {
+    const std::uint32_t k = std::min<std::uint32_t>(left, s.sb_size());
+    r.subbatches.push_back(k);
+    left -= k;
+  }
+  auto fetch = [&](std::uint32_t pos) {
+    std::uint32_t vi = pos;
+    if (d.index_type == TS_INDEX_TYPE_U16)
+      vi = mem.u32((d.index_addr + pos * 2) & ~3U) >> (((d.index_addr + pos * 2) & 2U) * 8) & 0xffff;
+    else if (d.index_type == TS_INDEX_TYPE_U32)
+      vi = mem.u32((d.index_addr + pos * 4) & ~3U);
+    return vs(s, read_vertex(mem, (d.vertex_addr + vi * 16) & ~15U));
+  };
+  for (std::uint32_t p = 0; p < r.prims; ++p) {
+    std::array<SVtx, 3> t;
+    if (strip) {
+      t = {fetch(p), fetch(p + 1), fetch(p + 2)};
+      if (p & 1U) std::swap(t[0], t[1]);  // keep the winding of odd strip triangles
+    } else {
+      t = {fetch(3 * p), fetch(3 * p + 1), fetch(3 * p + 2)};
+    }
+    std::uint32_t mask = 0;
+    bool huge = false;
+    switch (classify(s, t, n, mask, huge)) {
+      case Cull::zero_area: ++r.zero_area; break;
+      case Cull::face: ++r.face; break;
+      case Cull::offscreen: ++r.offscreen; break;
+      case Cull::none:
+        r.visible.push_back(Tri{draw_id, p, mask, t});
+        r.huge += huge;
+        r.all_slices += (mask == (1U << n) - 1) && n > 1;
+        break;
+    }
+  }
+  return r;
+}
+
+}  // namespace geomtb
