@@ -106,7 +106,7 @@ module geom_fifo_ram #(
   // The head is never missing while the FIFO holds a word (no bubble compared with
   // prim_fifo_sync).
   `ASSERT(HeadPresent_A, (cnt_q != '0) == rvalid_o)
-  // R is only ever refilled from the RAM when H is empty or R is free: H stays the oldest.
+  // A word bypasses to H only when no older word would stay behind in R or the RAM.
   `ASSERT(BypassOnlyWhenAlone_A, bypass |-> !(r_valid_q && !pop_r) && (ram_cnt_q == '0))
   `ASSERT(ReadStable_A, rvalid_o && !rready_i |=> rvalid_o && $stable(rdata_o))
 

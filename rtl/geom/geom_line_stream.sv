@@ -106,16 +106,24 @@ module geom_line_stream #(
   assign req_tag_o  = {TAG_ID[0], (7 - SlotW)'(0), req_slot};
 
   // ---- output --------------------------------------------------------------------------------
-  logic [511:0] line;
+  // One-hot AND-OR selection of the chunk over (slot, addr[5:4]): no if-chain over the slots
+  // and no run-time part select (a barrel shifter in Yosys).
+  logic [127:0] chunk;
+  logic         slot_filled;
   always_comb begin
-    line = '0;
+    chunk       = '0;
+    slot_filled = 1'b0;
     for (int unsigned i = 0; i < SLOTS; i++) begin
-      if (el_slot == SlotW'(i)) line = data_q[i*512 +: 512];
+      slot_filled |= (32'(el_slot) == i) && filled_q[i];
+      for (int unsigned c = 0; c < 4; c++) begin
+        chunk |= (32'(el_slot) == i && 32'(el_off[5:4]) == c) ? data_q[i*512 + c*128 +: 128]
+                                                               : 128'd0;
+      end
     end
   end
-  assign out_valid_o = el_rvalid && (el_nofetch || filled_q[el_slot]);
+  assign out_valid_o = el_rvalid && (el_nofetch || slot_filled);
   assign out_go      = out_valid_o && out_ready_i;
-  assign out_chunk_o = el_nofetch ? '0 : line[el_off[5:4]*128 +: 128];
+  assign out_chunk_o = el_nofetch ? '0 : chunk;
   assign out_lo_o    = el_off[3:0];
   assign out_sb_o    = el_sb;
   // The first element of a new slot leaving means the slot before it is done.

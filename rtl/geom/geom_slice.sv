@@ -215,10 +215,22 @@ module geom_slice #(
   logic [31:0] ix_vaddr, ix_pos, ix_vidx, vx_addr;
   logic [1:0]  ix_itype;
   assign {ix_tok, ix_vaddr, ix_itype, ix_pos} = ix_sb;
+  // One-hot AND-OR selection of the index within the chunk (a run-time part select is a
+  // barrel shifter in Yosys).
+  logic [15:0] ix_u16;
+  logic [31:0] ix_u32;
   always_comb begin
+    ix_u16 = '0;
+    ix_u32 = '0;
+    for (int unsigned w = 0; w < 8; w++) begin
+      ix_u16 |= (32'(ix_lo[3:1]) == w) ? ix_chunk[w*16 +: 16] : 16'd0;
+    end
+    for (int unsigned w = 0; w < 4; w++) begin
+      ix_u32 |= (32'(ix_lo[3:2]) == w) ? ix_chunk[w*32 +: 32] : 32'd0;
+    end
     unique case (ix_itype)
-      tessera_spec_pkg::TS_INDEX_TYPE_U16: ix_vidx = 32'(ix_chunk[ix_lo[3:1]*16 +: 16]);
-      tessera_spec_pkg::TS_INDEX_TYPE_U32: ix_vidx = ix_chunk[ix_lo[3:2]*32 +: 32];
+      tessera_spec_pkg::TS_INDEX_TYPE_U16: ix_vidx = 32'(ix_u16);
+      tessera_spec_pkg::TS_INDEX_TYPE_U32: ix_vidx = ix_u32;
       default:                             ix_vidx = ix_pos;
     endcase
   end
@@ -278,9 +290,20 @@ module geom_slice #(
     else                         vp = sum[19:0];
   endfunction
 
+  // State-table reads: one-hot AND-OR over the 4 slots. (st_tab_q[sid*GSTATE_W +: ...] with
+  // a run-time sid is a 616-bit barrel shifter in Yosys, one per read.)
   geom_pkg::gstate_t vs_st;
+  logic [geom_pkg::GSTATE_W-1:0] vs_st_raw;
+  always_comb begin
+    vs_st_raw = '0;
+    for (int unsigned i = 0; i < 4; i++) begin
+      vs_st_raw |= (32'(vx_tok.sid) == i) ? st_tab_q[i*geom_pkg::GSTATE_W +: geom_pkg::GSTATE_W]
+                                          : {geom_pkg::GSTATE_W{1'b0}};
+    end
+  end
+  assign vs_st = vs_st_raw;
+
   geom_pkg::svtx_t   vs_in;
-  assign vs_st = st_tab_q[32'(vx_tok.sid)*geom_pkg::GSTATE_W +: geom_pkg::GSTATE_W];
   always_comb begin
     vs_in.x    = vp(vx_chunk[0*32 + tessera_spec_pkg::TS_GEOM_VTX_DW0_X_LSB +: 16], vs_st.scale_x, vs_st.offset_x);
     vs_in.y    = vp(vx_chunk[0*32 + tessera_spec_pkg::TS_GEOM_VTX_DW0_Y_LSB +: 16], vs_st.scale_y, vs_st.offset_y);
@@ -321,6 +344,26 @@ module geom_slice #(
   assign vs_ready = !vs_emits || !a_valid_q || a_ready;
   assign a_load   = vs_valid_q && vs_ready;
 
+  // The triangle as it is loaded (odd strip primitives swap v0 and v1), and the two products
+  // of its area, registered with it: stage B starts from a_m1_q/a_m2_q. Besides splitting
+  // the multiplier from the cull logic, this keeps `m1 == m2` (zero area) out of the
+  // multipliers' combinational cone: ABC's SAT sweeping (&fraig) otherwise tries to prove
+  // the rare zero-area node constant, i.e. to solve a product equality, and Yosys's LUT
+  // mapping of the slice did not finish.
+  geom_pkg::svtx_t    ld_v0, ld_v1;
+  logic signed [20:0] dx1, dy1, dx2, dy2;
+  logic signed [41:0] m1, m2, a_m1_q, a_m2_q;
+  always_comb begin
+    ld_v0 = vs_tok_q.odd ? w1_q : w0_q;
+    ld_v1 = vs_tok_q.odd ? w0_q : w1_q;
+    dx1   = $signed({ld_v1.x[19], ld_v1.x}) - $signed({ld_v0.x[19], ld_v0.x});
+    dy1   = $signed({ld_v1.y[19], ld_v1.y}) - $signed({ld_v0.y[19], ld_v0.y});
+    dx2   = $signed({vs_vtx_q.x[19], vs_vtx_q.x}) - $signed({ld_v0.x[19], ld_v0.x});
+    dy2   = $signed({vs_vtx_q.y[19], vs_vtx_q.y}) - $signed({ld_v0.y[19], ld_v0.y});
+    m1    = dx1 * dy2;
+    m2    = dx2 * dy1;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       w0_q      <= '0;
@@ -331,6 +374,8 @@ module geom_slice #(
       a_v0_q    <= '0;
       a_v1_q    <= '0;
       a_v2_q    <= '0;
+      a_m1_q    <= '0;
+      a_m2_q    <= '0;
     end else begin
       if (a_load && !vs_tok_q.eos) begin
         w0_q <= w1_q;
@@ -341,9 +386,11 @@ module geom_slice #(
         a_valid_q <= 1'b1;
         a_eos_q   <= vs_tok_q.eos;
         a_tok_q   <= vs_tok_q;
-        a_v0_q    <= vs_tok_q.odd ? w1_q : w0_q;
-        a_v1_q    <= vs_tok_q.odd ? w0_q : w1_q;
+        a_v0_q    <= ld_v0;
+        a_v1_q    <= ld_v1;
         a_v2_q    <= vs_vtx_q;
+        a_m1_q    <= m1;
+        a_m2_q    <= m2;
       end
     end
   end
@@ -352,10 +399,15 @@ module geom_slice #(
   // TSEFE_S stage B: area, culling, bounding box, slice-visibility mask
   // =========================================================================================
   geom_pkg::gstate_t ts_st;
-  assign ts_st = st_tab_q[32'(a_tok_q.sid)*geom_pkg::GSTATE_W +: geom_pkg::GSTATE_W];
-
-  logic signed [20:0] dx1, dy1, dx2, dy2;
-  logic signed [41:0] m1, m2;
+  logic [geom_pkg::GSTATE_W-1:0] ts_st_raw;
+  always_comb begin
+    ts_st_raw = '0;
+    for (int unsigned i = 0; i < 4; i++) begin
+      ts_st_raw |= (32'(a_tok_q.sid) == i) ? st_tab_q[i*geom_pkg::GSTATE_W +: geom_pkg::GSTATE_W]
+                                           : {geom_pkg::GSTATE_W{1'b0}};
+    end
+  end
+  assign ts_st = ts_st_raw;
   logic signed [42:0] area;
   logic               za, ccw, front, face_cull, off_cull;
   logic signed [19:0] xmin, xmax, ymin, ymax;
@@ -379,13 +431,7 @@ module geom_slice #(
   endfunction
 
   always_comb begin
-    dx1  = $signed({a_v1_q.x[19], a_v1_q.x}) - $signed({a_v0_q.x[19], a_v0_q.x});
-    dy1  = $signed({a_v1_q.y[19], a_v1_q.y}) - $signed({a_v0_q.y[19], a_v0_q.y});
-    dx2  = $signed({a_v2_q.x[19], a_v2_q.x}) - $signed({a_v0_q.x[19], a_v0_q.x});
-    dy2  = $signed({a_v2_q.y[19], a_v2_q.y}) - $signed({a_v0_q.y[19], a_v0_q.y});
-    m1   = dx1 * dy2;
-    m2   = dx2 * dy1;
-    area = {m1[41], m1} - {m2[41], m2};
+    area = {a_m1_q[41], a_m1_q} - {a_m2_q[41], a_m2_q};
     za    = (area == '0);
     ccw   = !area[42] && !za;
     front = ts_st.front_cw ? !ccw : ccw;
@@ -497,14 +543,14 @@ module geom_slice #(
     mf_wdata.prim_id = b_tok_q.prim_id;
   end
 
-  logic unused_mf_full, unused_mf_empty;
+  // Kept in a memory cell (geom_fifo_ram: same port timing as prim_fifo_sync).
   logic [$clog2(MQ_DEPTH+1)-1:0] unused_mf_depth;
-  prim_fifo_sync #(.WIDTH(geom_pkg::MASK_ENT_W), .DEPTH(MQ_DEPTH), .FALL_THROUGH(0)) u_mf (
-    .clk_i, .rst_ni, .clr_i(1'b0),
+  geom_fifo_ram #(.WIDTH(geom_pkg::MASK_ENT_W), .DEPTH(MQ_DEPTH)) u_mf (
+    .clk_i, .rst_ni,
     .wvalid_i(b_valid_q && !b_culled && (b_eos_q || s_room)), .wready_o(mf_wready),
     .wdata_i(mf_wdata),
     .rvalid_o(mq_valid_o), .rready_i(mq_ready_i), .rdata_o(mf_rdata),
-    .full_o(unused_mf_full), .empty_o(unused_mf_empty), .depth_o(unused_mf_depth));
+    .depth_o(unused_mf_depth));
   assign mq_o = mf_rdata;
 
   // store reads: round robin among the receivers asking this slice
@@ -524,14 +570,27 @@ module geom_slice #(
     .we_i(b_store), .waddr_i(s_alloc_q), .wdata_i(b_tri_q), .wmask_i(1'b1),
     .re_i(rgo), .raddr_i(rentry[EW-1:0]), .rdata_o(rd_data_o), .rvalid_o(rd_rvalid_o));
 
-  assign s_free = (s_cnt_q != '0) && (pend_q[32'(s_tail_q)*NS +: NS] == '0);
+  // Pending bits: decoded per entry with constant indices (a run-time index into pend_q is
+  // a STORE_DEPTH*NS-bit shifter in Yosys, one per access).
+  logic tail_pend;
+  always_comb begin
+    tail_pend = 1'b0;
+    for (int unsigned e = 0; e < STORE_DEPTH; e++) begin
+      tail_pend |= (32'(s_tail_q) == e) && (pend_q[e*NS +: NS] != '0);
+    end
+  end
+  assign s_free = (s_cnt_q != '0) && !tail_pend;
   always_comb begin
     pend_d    = pend_q;
     s_alloc_d = s_alloc_q;
     s_tail_d  = s_tail_q;
-    if (rgo) pend_d[32'(rentry[EW-1:0])*NS + 32'(ridx)] = 1'b0;
+    for (int unsigned e = 0; e < STORE_DEPTH; e++) begin
+      for (int unsigned r = 0; r < NS; r++) begin
+        if (rgo && 32'(rentry[EW-1:0]) == e && 32'(ridx) == r) pend_d[e*NS + r] = 1'b0;
+      end
+      if (b_store && 32'(s_alloc_q) == e) pend_d[e*NS +: NS] = b_mask_q;
+    end
     if (b_store) begin
-      pend_d[32'(s_alloc_q)*NS +: NS] = b_mask_q;
       s_alloc_d = (32'(s_alloc_q) == STORE_DEPTH - 1) ? '0 : s_alloc_q + EW'(1);
     end
     if (s_free) s_tail_d = (32'(s_tail_q) == STORE_DEPTH - 1) ? '0 : s_tail_q + EW'(1);
