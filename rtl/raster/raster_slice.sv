@@ -1,0 +1,768 @@
+// raster_slice -- one raster slice: PBB binner, TSE, GRAS, FS, RB with its tile buffer, and
+// the slice's memory port, from the triangle/command stream VPCBE_S produces to memory.
+//
+// Sources: 000_b9c7be2d27aa8181.txt (AMD) -- primitive batch binning, used as the
+// single-level mode: "a batch collects primitives ... and closes when full, on a state or
+// render-target change ...; for each batch, walk the bins touched by any batch primitive and
+// send the batch's primitives touching each bin, in order" (ARCHITECTURE.md 5.4);
+// 001_3630ef805e8956e2.txt (Qualcomm) -- the slice's units and screen ownership: tile
+// (tx, ty) belongs to slice (tx + ty * skew) mod N (ARCHITECTURE.md 5.3).
+//
+// Flow (docs/raster.md): triangles enter the batch (tri RAM + per-primitive tile bounding
+// box); a batch closes when full or when a command arrives. The binner walks the union of
+// the batch's tile boxes in raster order; for each tile this slice owns whose primitive mask
+// (the binning bitstream) is non-zero it emits {tile, mask, popcount} on the bs_* seam
+// (prefetcher), loads the tile's color and depth lines into the RB tile buffer, sets up
+// (TSE) and rasterizes (GRAS) each masked primitive in order into the RB, and stores the
+// tile's lines back. RENDERPASS_BEGIN with a CLEAR load op writes the clear value into every
+// owned tile; RENDERPASS_END, FLUSH and INVALIDATE complete when every write is acknowledged.
+// Commands complete in order with one done_o pulse each.
+
+`include "prim_assert.svh"
+
+module raster_slice #(
+  parameter int unsigned BATCH_PRIMS    = 64,   // largest batch (BATCH register clamps to it)
+  parameter int unsigned PIXELS_PER_CLK = 4,    // GRAS/RB quad rate; 4 (one 2x2 quad) only
+  parameter int unsigned SRC_ID         = 0,    // mem_req_t.src of this port
+  parameter int unsigned CCHE_LINES     = 64,   // texel cache lines (64 bytes each)
+  // Derived
+  localparam int unsigned BIdxW = (BATCH_PRIMS > 1) ? $clog2(BATCH_PRIMS) : 1,
+  localparam int unsigned BCntW = $clog2(BATCH_PRIMS + 1)
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+  // triangles and commands, in order
+  input  logic                        in_valid_i,
+  output logic                        in_ready_o,
+  input  tessera_raster_pkg::rin_t    in_i,
+  output logic                        done_o,     // one pulse per completed command
+  output logic                        busy_o,
+  // memory client port (tessera_mem_pkg)
+  output logic                        mem_req_valid_o,
+  input  logic                        mem_req_ready_i,
+  output tessera_mem_pkg::mem_req_t   mem_req_o,
+  input  logic                        mem_rsp_valid_i,
+  output logic                        mem_rsp_ready_o,
+  input  tessera_mem_pkg::mem_rsp_t   mem_rsp_i,
+  // binning bitstream seam (prefetcher): one record per rendered bin
+  output logic                        bs_valid_o,
+  input  logic                        bs_ready_i,
+  output logic [6:0]                  bs_tx_o,
+  output logic [6:0]                  bs_ty_o,
+  output logic [BATCH_PRIMS-1:0]      bs_mask_o,
+  output logic [7:0]                  bs_count_o,
+  // counters (wrap)
+  output logic [31:0]                 cnt_tris_o,     // triangles accepted
+  output logic [31:0]                 cnt_bins_o,     // bins rendered (bitstream records)
+  output logic [31:0]                 cnt_binprims_o, // sum of the bitstreams' popcounts
+  output logic [31:0]                 cnt_quads_o,    // quads with >= 1 covered pixel
+  output logic [31:0]                 cnt_frags_o,    // covered pixels (fragments)
+  output logic [31:0]                 cnt_pass_o,     // fragments passing the depth test
+  output logic [31:0]                 cnt_rd_o,       // memory line reads
+  output logic [31:0]                 cnt_wr_o,       // memory line writes
+  output logic [31:0]                 cnt_tex_hit_o,  // texel cache hits / misses
+  output logic [31:0]                 cnt_tex_miss_o,
+  // cycles spent per phase: tile load, setup, rasterization (+ RB drain), tile store
+  output logic [31:0]                 cyc_load_o,
+  output logic [31:0]                 cyc_setup_o,
+  output logic [31:0]                 cyc_raster_o,
+  output logic [31:0]                 cyc_store_o
+);
+
+  // ============================================================================================
+  // State registers (RASTER block, in-band SET_REGS) and the render pass
+  // ============================================================================================
+  logic [1:0]  depth_func_q;
+  logic        depth_we_q, color_we_q;
+  logic [31:0] tex_ctrl_q, tex_base_q;
+  logic [7:0]  batch_q;
+  logic [1:0]  bin_size_q;
+  logic [3:0]  snum_q;
+  logic [2:0]  sidx_q, skew_q;
+
+  logic [31:0] caddr_q, daddr_q, cclear_q;
+  logic [23:0] dclear_q;
+  logic [11:0] rtw_q, rth_q;
+  logic [1:0]  cload_q, dload_q;
+  logic [5:0]  cdsid_q, ddsid_q;
+
+  logic [2:0]  l2t;          // log2(tile) - 4: 0, 1, 2
+  assign l2t = (bin_size_q == 2'd0) ? 3'd0 : (bin_size_q == 2'd1) ? 3'd1 : 3'd2;
+
+  logic [BCntW-1:0] blim;
+  assign blim = (batch_q == 8'd0 || 32'(batch_q) > BATCH_PRIMS) ? BCntW'(BATCH_PRIMS)
+                                                                : BCntW'(batch_q);
+
+  // ============================================================================================
+  // Triangle insertion: pixel bounding box (pixel centres inside the vertex box, clamped to
+  // the render target) and tile box
+  // ============================================================================================
+  logic signed [20:0] ix0, ix1, ix2, iy0, iy1, iy2;
+  assign ix0 = $signed({in_i.data[256 + 127], in_i.data[256 + 108 +: 20]});
+  assign iy0 = $signed({in_i.data[256 + 107], in_i.data[256 + 88 +: 20]});
+  assign ix1 = $signed({in_i.data[128 + 127], in_i.data[128 + 108 +: 20]});
+  assign iy1 = $signed({in_i.data[128 + 107], in_i.data[128 + 88 +: 20]});
+  assign ix2 = $signed({in_i.data[127], in_i.data[108 +: 20]});
+  assign iy2 = $signed({in_i.data[107], in_i.data[88 +: 20]});
+  logic signed [20:0] xmin, xmax, ymin, ymax, pxlo, pxhi, pylo, pyhi;
+  logic               ins_empty;
+  logic [10:0]        bx0, bx1, by0, by1;
+  always_comb begin
+    xmin = ix0;  xmax = ix0;  ymin = iy0;  ymax = iy0;
+    if (ix1 < xmin) xmin = ix1;
+    if (ix1 > xmax) xmax = ix1;
+    if (iy1 < ymin) ymin = iy1;
+    if (iy1 > ymax) ymax = iy1;
+    if (ix2 < xmin) xmin = ix2;
+    if (ix2 > xmax) xmax = ix2;
+    if (iy2 < ymin) ymin = iy2;
+    if (iy2 > ymax) ymax = iy2;
+    pxlo = (xmin + 21'sd7) >>> 4;
+    pxhi = (xmax - 21'sd8) >>> 4;
+    pylo = (ymin + 21'sd7) >>> 4;
+    pyhi = (ymax - 21'sd8) >>> 4;
+    if (pxlo < 0) pxlo = '0;
+    if (pylo < 0) pylo = '0;
+    if (pxhi > $signed({9'd0, rtw_q}) - 21'sd1) pxhi = $signed({9'd0, rtw_q}) - 21'sd1;
+    if (pyhi > $signed({9'd0, rth_q}) - 21'sd1) pyhi = $signed({9'd0, rth_q}) - 21'sd1;
+    ins_empty = (pxlo > pxhi) || (pylo > pyhi);
+    bx0 = pxlo[10:0];  bx1 = pxhi[10:0];  by0 = pylo[10:0];  by1 = pyhi[10:0];
+  end
+
+  logic [6:0] itx0, itx1, ity0, ity1;
+  assign itx0 = 7'(bx0 >> (l2t + 3'd4));
+  assign itx1 = 7'(bx1 >> (l2t + 3'd4));
+  assign ity0 = 7'(by0 >> (l2t + 3'd4));
+  assign ity1 = 7'(by1 >> (l2t + 3'd4));
+
+  // batch storage: triangles (+ pixel box) in a RAM, tile boxes in flops
+  localparam int unsigned TRW = 384 + 44;
+  logic             tr_we, tr_re;
+  logic [BIdxW-1:0] tr_waddr, tr_raddr;
+  logic [TRW-1:0]   tr_rdata;
+  logic             unused_tr_rv;
+  prim_ram_2p #(.WIDTH(TRW), .DEPTH(BATCH_PRIMS)) u_tri_ram (
+    .clk_i, .rst_ni,
+    .we_i(tr_we), .waddr_i(tr_waddr), .wdata_i({in_i.data, bx0, by0, bx1, by1}), .wmask_i(1'b1),
+    .re_i(tr_re), .raddr_i(tr_raddr), .rdata_o(tr_rdata), .rvalid_o(unused_tr_rv));
+
+  logic [BATCH_PRIMS-1:0]   ne_q, ne_d;
+  logic [BATCH_PRIMS*7-1:0] tx0_q, tx1_q, ty0_q, ty1_q;
+  logic [BCntW-1:0]         bcnt_q, bcnt_d;
+  logic                     uv_q, uv_d;            // union box valid
+  logic [6:0]               utx0_q, utx1_q, uty0_q, uty1_q, utx0_d, utx1_d, uty0_d, uty1_d;
+
+  // ============================================================================================
+  // Bin walker, ownership, per-bin primitive mask
+  // ============================================================================================
+  logic [6:0]  wtx_q, wtx_d, wty_q, wty_d;
+  logic [10:0] tile_x, tile_y, tile_x1, tile_y1;
+  logic [11:0] tend_x, tend_y;
+  always_comb begin
+    tile_x = 11'({wtx_q, 4'd0} << l2t);
+    tile_y = 11'({wty_q, 4'd0} << l2t);
+    tend_x = 12'(tile_x) + (12'd16 << l2t) - 12'd1;
+    tend_y = 12'(tile_y) + (12'd16 << l2t) - 12'd1;
+    if (tend_x > rtw_q - 12'd1) tend_x = rtw_q - 12'd1;
+    if (tend_y > rth_q - 12'd1) tend_y = rth_q - 12'd1;
+    tile_x1 = tend_x[10:0];
+    tile_y1 = tend_y[10:0];
+  end
+
+  logic [9:0] own_sum;
+  logic [2:0] own_mod;
+  logic       owned;
+  always_comb begin
+    own_sum = 10'(wtx_q) + 10'(wty_q) * 10'(skew_q);
+    unique case (snum_q)
+      4'd2:    own_mod = 3'(own_sum % 10'd2);
+      4'd3:    own_mod = 3'(own_sum % 10'd3);
+      4'd4:    own_mod = 3'(own_sum % 10'd4);
+      4'd5:    own_mod = 3'(own_sum % 10'd5);
+      4'd6:    own_mod = 3'(own_sum % 10'd6);
+      4'd7:    own_mod = 3'(own_sum % 10'd7);
+      4'd8:    own_mod = 3'(own_sum % 10'd8);
+      default: own_mod = 3'd0;   // 0, 1 and > 8 act as one slice
+    endcase
+    owned = (own_mod == sidx_q);
+  end
+
+  logic [BATCH_PRIMS-1:0] bmask;
+  always_comb begin
+    for (int i = 0; i < BATCH_PRIMS; i++) begin
+      bmask[i] = ne_q[i] && (wtx_q >= tx0_q[i*7 +: 7]) && (wtx_q <= tx1_q[i*7 +: 7]) &&
+                 (wty_q >= ty0_q[i*7 +: 7]) && (wty_q <= ty1_q[i*7 +: 7]);
+    end
+  end
+
+  logic [7:0] bpop;
+  always_comb begin
+    bpop = '0;
+    for (int i = 0; i < BATCH_PRIMS; i++) bpop = bpop + 8'(bmask[i]);
+  end
+
+  // ============================================================================================
+  // Units
+  // ============================================================================================
+  logic                   tse_start, tse_busy, tse_done, tse_degen;
+  logic [3*48-1:0]        tse_w;
+  logic [3*21-1:0]        tse_ea, tse_eb;
+  logic [7*48-1:0]        tse_pv, tse_pgx, tse_pgy;
+  logic [10:0]            rx0, ry0, rx1, ry1;       // primitive rectangle in the bin
+  logic [10:0]            prx0_q, pry0_q, prx1_q, pry1_q, prx0_d, pry0_d, prx1_d, pry1_d;
+
+  raster_tse u_tse (
+    .clk_i, .rst_ni, .start_i(tse_start), .vtx_i(tr_rdata[TRW-1 -: 384]),
+    .ox_i({rx0[10:1], 1'b0}), .oy_i({ry0[10:1], 1'b0}),
+    .busy_o(tse_busy), .done_o(tse_done), .degen_o(tse_degen),
+    .w_o(tse_w), .ea_o(tse_ea), .eb_o(tse_eb), .pv_o(tse_pv), .pgx_o(tse_pgx), .pgy_o(tse_pgy));
+
+  // rectangle: primitive pixel box x bin (the box is already clamped to the target)
+  logic [10:0] pb_x0, pb_y0, pb_x1, pb_y1;
+  assign {pb_x0, pb_y0, pb_x1, pb_y1} = tr_rdata[43:0];
+  always_comb begin
+    rx0 = (pb_x0 > tile_x)  ? pb_x0 : tile_x;
+    ry0 = (pb_y0 > tile_y)  ? pb_y0 : tile_y;
+    rx1 = (pb_x1 < tile_x1) ? pb_x1 : tile_x1;
+    ry1 = (pb_y1 < tile_y1) ? pb_y1 : tile_y1;
+  end
+
+  logic                      gras_start, gras_busy, gras_done, quad_valid;
+  tessera_raster_pkg::quad_t quad;
+  raster_gras u_gras (
+    .clk_i, .rst_ni, .start_i(gras_start),
+    .x0_i(prx0_q), .y0_i(pry0_q), .x1_i(prx1_q), .y1_i(pry1_q),
+    .tile_x_i(tile_x), .tile_y_i(tile_y),
+    .w_i(tse_w), .ea_i(tse_ea), .eb_i(tse_eb), .pv_i(tse_pv), .pgx_i(tse_pgx), .pgy_i(tse_pgy),
+    .busy_o(gras_busy), .done_o(gras_done),
+    .quad_valid_o(quad_valid), .quad_ready_i(fs_ready), .quad_o(quad));
+
+  // FS/TP: vertex color, or vertex color x texel through the slice's texel cache
+  logic                      fs_ready, fs_valid, fs_idle, fs_req, fs_rsp, fs_inv;
+  tessera_raster_pkg::quad_t fs_quad;
+  logic [31:0]               fs_addr, fs_hits, fs_misses;
+  raster_fs #(.NLINES(CCHE_LINES)) u_fs (
+    .clk_i, .rst_ni,
+    .tex_en_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_ENABLE_LSB]),
+    .tex_base_i(tex_base_q),
+    .log2_w_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_LOG2_W_LSB +: 4]),
+    .log2_h_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_LOG2_H_LSB +: 4]),
+    .inv_i(fs_inv),
+    .quad_valid_i(quad_valid), .quad_ready_o(fs_ready), .quad_i(quad),
+    .quad_valid_o(fs_valid), .quad_o(fs_quad), .idle_o(fs_idle),
+    .mreq_valid_o(fs_req), .mreq_ready_i(mem_req_ready_i), .mreq_addr_o(fs_addr),
+    .mrsp_valid_i(fs_rsp), .mrsp_data_i(mem_rsp_i.rdata),
+    .hits_o(fs_hits), .misses_o(fs_misses));
+
+  logic         lwe, lre, ltgt;
+  logic [5:0]   lrow;
+  logic [1:0]   lseg;
+  logic [511:0] lrdata;
+  logic [2:0]   rb_pass;
+  logic         rb_idle;
+  raster_rb u_rb (
+    .clk_i, .rst_ni,
+    .depth_func_i(depth_func_q), .depth_we_i(depth_we_q), .color_we_i(color_we_q),
+    .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .idle_o(rb_idle),
+    .lwe_i(lwe), .lre_i(lre), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
+    .lwdata_i(mem_rsp_i.rdata), .lrdata_o(lrdata));
+
+  // ============================================================================================
+  // Line engine: tile load (READ into the tile buffer), store (tile buffer -> WRITE) and
+  // clear (constant -> WRITE). Lines of a tile: li over T*T/16, li -> (row, 16-pixel segment).
+  // Read tags are li[6:0] (reads wait at every 128-line chunk); write tags 128 + a counter.
+  // ============================================================================================
+  typedef enum logic [1:0] {E_LOAD, E_STORE, E_CLEAR} emode_e;
+  emode_e      emode_q, emode_d;
+  logic [7:0]  li_q, li_d;
+  logic        etgt_q, etgt_d;
+  logic        eph_q, eph_d;         // store/clear: 0 read the tile word, 1 write it
+  logic        ewait_q, ewait_d;     // load: all lines issued, waiting for the data
+  logic        echunk_q, echunk_d;
+  logic        ebusy_q, ebusy_d;
+  logic        e_start;
+  emode_e      e_start_mode;
+  logic        e_start_tgt;
+  logic        e_clr_c, e_clr_d, e_clr_c_q, e_clr_d_q;
+  logic [8:0]  rd_out_q, rd_out_d;
+  logic [7:0]  wr_out_q, wr_out_d;
+  logic [6:0]  wr_tag_q, wr_tag_d;
+
+  logic [5:0]  e_row;
+  logic [1:0]  e_seg;
+  logic [7:0]  e_last;
+  always_comb begin
+    unique case (l2t)
+      3'd0:    begin e_row = {2'd0, li_q[3:0]}; e_seg = 2'd0;         e_last = 8'd15;  end
+      3'd1:    begin e_row = {1'd0, li_q[5:1]}; e_seg = {1'b0, li_q[0]}; e_last = 8'd63; end
+      default: begin e_row = li_q[7:2];         e_seg = li_q[1:0];    e_last = 8'd255; end
+    endcase
+  end
+  // the next line's position: a store reads line li+1 while line li's write is accepted
+  logic [7:0] li_n;
+  logic [5:0] e_row_n;
+  logic [1:0] e_seg_n;
+  assign li_n = li_q + 8'd1;
+  always_comb begin
+    unique case (l2t)
+      3'd0:    begin e_row_n = {2'd0, li_n[3:0]}; e_seg_n = 2'd0;            end
+      3'd1:    begin e_row_n = {1'd0, li_n[5:1]}; e_seg_n = {1'b0, li_n[0]}; end
+      default: begin e_row_n = li_n[7:2];         e_seg_n = li_n[1:0];       end
+    endcase
+  end
+  logic [11:0] e_px, e_py;
+  logic        e_lvalid;
+  logic [31:0] e_addr;
+  assign e_px = 12'(tile_x) + {6'd0, e_seg, 4'd0};
+  assign e_py = 12'(tile_y) + {6'd0, e_row};
+  assign e_lvalid = (e_px < rtw_q) && (e_py < rth_q);
+  logic [23:0] e_rowoff;
+  assign e_rowoff = e_py * rtw_q;     // 12 x 12 bits
+  assign e_addr = (etgt_q ? daddr_q : caddr_q) + ((32'(e_rowoff) + 32'(e_px)) << 2);
+
+  // response decode
+  logic [7:0] r_li;
+  logic [5:0] r_row;
+  logic [1:0] r_seg;
+  // bins of up to 64 lines per target (16x16, 32x32) tag their reads {0, target, line}: the
+  // depth reads follow the color reads without waiting; 64x64 bins use {0, line[6:0]} in
+  // 128-line chunks, one target at a time
+  logic small_bin, r_tgt;
+  assign small_bin = (l2t != 3'd2);
+  assign r_li  = small_bin ? {2'b00, mem_rsp_i.tag[5:0]} : {echunk_q, mem_rsp_i.tag[6:0]};
+  assign r_tgt = small_bin ? mem_rsp_i.tag[6] : etgt_q;
+  always_comb begin
+    unique case (l2t)
+      3'd0:    begin r_row = {2'd0, r_li[3:0]}; r_seg = 2'd0;            end
+      3'd1:    begin r_row = {1'd0, r_li[5:1]}; r_seg = {1'b0, r_li[0]}; end
+      default: begin r_row = r_li[7:2];         r_seg = r_li[1:0];       end
+    endcase
+  end
+  logic rsp_rd, rsp_wr;
+  assign mem_rsp_ready_o = 1'b1;
+  assign rsp_rd = mem_rsp_valid_i && (mem_rsp_i.op == tessera_mem_pkg::MEM_OP_READ);
+  assign rsp_wr = mem_rsp_valid_i && (mem_rsp_i.op != tessera_mem_pkg::MEM_OP_READ);
+  assign fs_rsp = rsp_rd && !ebusy_q;
+
+  logic [511:0] clr_line;
+  assign clr_line = etgt_q ? {16{8'd0, dclear_q}} : {16{cclear_q}};
+
+  logic req_fire, e_done, next_line, wrote;
+  always_comb begin
+    next_line = 1'b0;
+    wrote = 1'b0;
+    emode_d = emode_q;  li_d = li_q;  etgt_d = etgt_q;  eph_d = eph_q;  ewait_d = ewait_q;
+    echunk_d = echunk_q;  ebusy_d = ebusy_q;  wr_tag_d = wr_tag_q;
+    e_done = 1'b0;
+    mem_req_valid_o = 1'b0;
+    mem_req_o = '0;
+    mem_req_o.src = tessera_mem_pkg::SRC_W'(SRC_ID);
+    if (fs_req) begin               // texel line read: only while rasterizing (engine idle)
+      mem_req_valid_o = 1'b1;
+      mem_req_o.op    = tessera_mem_pkg::MEM_OP_READ;
+      mem_req_o.addr  = fs_addr;
+      mem_req_o.tag   = 8'd0;
+    end
+    lre = 1'b0;
+    ltgt = etgt_q;  lrow = e_row;  lseg = e_seg;
+    lwe = rsp_rd && ebusy_q;
+    if (rsp_rd) begin
+      ltgt = r_tgt;  lrow = r_row;  lseg = r_seg;
+    end
+    if (e_start) begin
+      ebusy_d = 1'b1;  emode_d = e_start_mode;  etgt_d = e_start_tgt;
+      li_d = '0;  eph_d = 1'b0;  ewait_d = 1'b0;
+    end else if (ebusy_q) begin
+      if (ewait_q) begin
+        if (rd_out_q == '0 && !rsp_rd) next_line = 1'b1;
+      end else if (!e_lvalid) begin
+        next_line = 1'b1;
+      end else if (emode_q == E_LOAD) begin
+        if (!(li_q[6:0] == 7'd0 && li_q != 8'd0 && rd_out_q != '0)) begin
+          mem_req_valid_o = 1'b1;
+          mem_req_o.op    = tessera_mem_pkg::MEM_OP_READ;
+          mem_req_o.addr  = e_addr;
+          mem_req_o.tag   = small_bin ? {1'b0, etgt_q, li_q[5:0]} : {1'b0, li_q[6:0]};
+          if (mem_req_ready_i) begin
+            echunk_d = li_q[7];
+            if (li_q != e_last) begin
+              li_d = li_q + 8'd1;
+            end else if (small_bin && !etgt_q) begin
+              etgt_d = 1'b1;  li_d = '0;      // straight on to the depth lines
+            end else begin
+              ewait_d = 1'b1;
+            end
+          end
+        end
+      end else if (!eph_q) begin
+        lre = (emode_q == E_STORE) && !rsp_rd;
+        if (emode_q != E_STORE || !rsp_rd) eph_d = 1'b1;
+      end else if (wr_out_q < 8'd127) begin
+        mem_req_valid_o = 1'b1;
+        mem_req_o.op    = tessera_mem_pkg::MEM_OP_WRITE;
+        mem_req_o.addr  = e_addr;
+        mem_req_o.dsid  = etgt_q ? ddsid_q : cdsid_q;
+        mem_req_o.tag   = {1'b1, wr_tag_q};
+        mem_req_o.wstrb = '1;
+        mem_req_o.wdata = (emode_q == E_CLEAR) ? clr_line : lrdata;
+        if (mem_req_ready_i) begin
+          wr_tag_d = wr_tag_q + 7'd1;
+          eph_d = 1'b0;
+          next_line = 1'b1;
+          wrote = 1'b1;
+        end
+      end
+      if (next_line) begin
+        eph_d = 1'b0;
+        if (emode_q == E_LOAD && !ewait_q && li_q == e_last && small_bin && !etgt_q) begin
+          etgt_d = 1'b1;  li_d = '0;          // a skipped last color line
+        end else if (emode_q == E_LOAD && !ewait_q && li_q == e_last) begin
+          ewait_d = 1'b1;   // a skipped last line: wait for the data of the others
+        end else if (li_q != e_last) begin
+          li_d = li_q + 8'd1;
+          // back-to-back writes: fetch the next line's word now (one line per clock)
+          if (wrote && !rsp_rd) begin
+            eph_d = 1'b1;
+            lre   = (emode_q == E_STORE);
+            lrow  = e_row_n;
+            lseg  = e_seg_n;
+          end
+        end else begin
+          ewait_d = 1'b0;
+          li_d = '0;
+          // next target: load/store do color then depth; clear the ones asked for
+          if (!etgt_q && (emode_q != E_CLEAR || e_clr_d_q)) begin
+            etgt_d = 1'b1;
+          end else begin
+            ebusy_d = 1'b0;
+            e_done  = 1'b1;
+          end
+        end
+      end
+    end
+  end
+  assign req_fire = mem_req_valid_o && mem_req_ready_i;
+
+  always_comb begin
+    rd_out_d = rd_out_q;
+    wr_out_d = wr_out_q;
+    if (req_fire && mem_req_o.op == tessera_mem_pkg::MEM_OP_READ) rd_out_d = rd_out_d + 9'd1;
+    if (rsp_rd) rd_out_d = rd_out_d - 9'd1;
+    if (req_fire && mem_req_o.op == tessera_mem_pkg::MEM_OP_WRITE) wr_out_d = wr_out_d + 8'd1;
+    if (rsp_wr) wr_out_d = wr_out_d - 8'd1;
+  end
+
+  // ============================================================================================
+  // Control
+  // ============================================================================================
+  typedef enum logic [3:0] {
+    T_IDLE, T_WALK, T_BS, T_LOAD, T_PRIM, T_PRIM_RD, T_SETUP, T_GRAS, T_RBDRAIN, T_STORE,
+    T_CWALK, T_CLEAR, T_DRAIN
+  } tstate_e;
+  tstate_e st_q, st_d;
+  logic [BATCH_PRIMS-1:0] pm_q, pm_d;        // primitives of the bin still to render
+  logic [BIdxW-1:0]       pidx;
+  logic                   done_d, done_q;
+
+  always_comb begin
+    pidx = '0;
+    for (int i = BATCH_PRIMS - 1; i >= 0; i--) if (pm_q[i]) pidx = BIdxW'(i);
+  end
+
+  // walker bounds: the batch's union box, or the whole target when clearing
+  logic [6:0] wx0, wx1, wy0, wy1;
+  logic       walk_last;
+  always_comb begin
+    if (st_q == T_CWALK || st_q == T_CLEAR) begin
+      wx0 = '0;  wy0 = '0;
+      wx1 = 7'((rtw_q - 12'd1) >> (l2t + 3'd4));
+      wy1 = 7'((rth_q - 12'd1) >> (l2t + 3'd4));
+    end else begin
+      wx0 = utx0_q;  wx1 = utx1_q;  wy0 = uty0_q;  wy1 = uty1_q;
+    end
+    walk_last = (wtx_q == wx1) && (wty_q == wy1);
+  end
+
+  logic [6:0] wtx_n, wty_n;
+  assign wtx_n = (wtx_q == wx1) ? wx0 : wtx_q + 7'd1;
+  assign wty_n = (wtx_q == wx1) ? wty_q + 7'd1 : wty_q;
+
+  logic cmd_is_tri;
+  assign cmd_is_tri = (in_i.kind == tessera_raster_pkg::RIN_TRI);
+
+  always_comb begin
+    st_d = st_q;  done_d = 1'b0;  in_ready_o = 1'b0;
+    ne_d = ne_q;  bcnt_d = bcnt_q;  uv_d = uv_q;
+    utx0_d = utx0_q;  utx1_d = utx1_q;  uty0_d = uty0_q;  uty1_d = uty1_q;
+    wtx_d = wtx_q;  wty_d = wty_q;  pm_d = pm_q;
+    prx0_d = prx0_q;  pry0_d = pry0_q;  prx1_d = prx1_q;  pry1_d = pry1_q;
+    tr_we = 1'b0;  tr_waddr = BIdxW'(bcnt_q);  tr_re = 1'b0;  tr_raddr = pidx;
+    tse_start = 1'b0;  gras_start = 1'b0;
+    e_start = 1'b0;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
+    bs_valid_o = 1'b0;
+    unique case (st_q)
+      T_IDLE: if (in_valid_i) begin
+        if (cmd_is_tri) begin
+          in_ready_o = 1'b1;
+          tr_we = 1'b1;
+          bcnt_d = bcnt_q + BCntW'(1);
+          if (!ins_empty) begin
+            ne_d[BIdxW'(bcnt_q)] = 1'b1;
+            uv_d = 1'b1;
+            if (!uv_q || itx0 < utx0_q) utx0_d = itx0;
+            if (!uv_q || itx1 > utx1_q) utx1_d = itx1;
+            if (!uv_q || ity0 < uty0_q) uty0_d = ity0;
+            if (!uv_q || ity1 > uty1_q) uty1_d = ity1;
+          end
+          if (bcnt_q + BCntW'(1) >= blim) st_d = T_WALK;   // full: close
+        end else if (bcnt_q != '0) begin
+          st_d = T_WALK;                                  // a command closes the batch
+        end else begin
+          in_ready_o = 1'b1;
+          unique case (in_i.kind)
+            tessera_raster_pkg::RIN_RP_BEGIN: begin
+              if (in_i.data[4*32 + 0 +: 2] == 2'(tessera_spec_pkg::TS_LOAD_OP_CLEAR) ||
+                  in_i.data[4*32 + 8 +: 2] == 2'(tessera_spec_pkg::TS_LOAD_OP_CLEAR)) begin
+                st_d = T_CWALK;
+              end else begin
+                done_d = 1'b1;
+              end
+            end
+            tessera_raster_pkg::RIN_RP_END, tessera_raster_pkg::RIN_FLUSH,
+            tessera_raster_pkg::RIN_INVALIDATE: st_d = T_DRAIN;
+            default: done_d = 1'b1;   // SET_REG, BATCH_CLOSE (the batch is empty), unknown
+          endcase
+        end
+        if (st_d == T_WALK || st_d == T_CWALK) begin
+          wtx_d = (st_d == T_WALK) ? (uv_d ? utx0_d : 7'd0) : 7'd0;
+          wty_d = (st_d == T_WALK) ? (uv_d ? uty0_d : 7'd0) : 7'd0;
+          if (st_d == T_WALK && !uv_d) begin
+            // nothing in the batch touches a pixel: drop it
+            st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
+          end
+        end
+      end
+      T_WALK: begin
+        if (owned && bmask != '0) begin
+          pm_d = bmask;
+          st_d = T_BS;
+        end else if (walk_last) begin
+          st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
+        end else begin
+          wtx_d = wtx_n;  wty_d = wty_n;
+        end
+      end
+      T_BS: begin
+        bs_valid_o = 1'b1;
+        if (bs_ready_i) begin
+          e_start = 1'b1;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
+          st_d = T_LOAD;
+        end
+      end
+      T_LOAD: if (e_done) st_d = T_PRIM;
+      T_PRIM: begin
+        if (pm_q == '0) begin
+          st_d = T_RBDRAIN;
+        end else begin
+          tr_re = 1'b1;
+          st_d = T_PRIM_RD;
+        end
+      end
+      T_PRIM_RD: begin
+        tse_start = 1'b1;
+        prx0_d = rx0;  pry0_d = ry0;  prx1_d = rx1;  pry1_d = ry1;
+        st_d = T_SETUP;
+      end
+      T_SETUP: if (tse_done) begin
+        if (tse_degen) begin
+          pm_d[pidx] = 1'b0;
+          st_d = T_PRIM;
+        end else begin
+          gras_start = 1'b1;
+          st_d = T_GRAS;
+        end
+      end
+      T_GRAS: if (gras_done) begin
+        pm_d[pidx] = 1'b0;
+        st_d = T_PRIM;
+      end
+      T_RBDRAIN: if (rb_idle && fs_idle && !fs_valid) begin
+        e_start = 1'b1;  e_start_mode = E_STORE;  e_start_tgt = 1'b0;
+        st_d = T_STORE;
+      end
+      T_STORE: if (e_done) begin
+        if (walk_last) begin
+          st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
+        end else begin
+          wtx_d = wtx_n;  wty_d = wty_n;
+          st_d = T_WALK;
+        end
+      end
+      T_CWALK: begin
+        if (owned) begin
+          e_start = 1'b1;  e_start_mode = E_CLEAR;  e_start_tgt = !e_clr_c_q;
+          st_d = T_CLEAR;
+        end else if (walk_last) begin
+          done_d = 1'b1;  st_d = T_IDLE;
+        end else begin
+          wtx_d = wtx_n;  wty_d = wty_n;
+        end
+      end
+      T_CLEAR: if (e_done) begin
+        if (walk_last) begin
+          done_d = 1'b1;  st_d = T_IDLE;
+        end else begin
+          wtx_d = wtx_n;  wty_d = wty_n;
+          st_d = T_CWALK;
+        end
+      end
+      T_DRAIN: if (wr_out_q == '0 && rd_out_q == '0) begin
+        done_d = 1'b1;  st_d = T_IDLE;
+      end
+      default: st_d = T_IDLE;
+    endcase
+  end
+
+  assign e_clr_c = (in_i.data[4*32 + 0 +: 2] == 2'(tessera_spec_pkg::TS_LOAD_OP_CLEAR));
+  assign e_clr_d = (in_i.data[4*32 + 8 +: 2] == 2'(tessera_spec_pkg::TS_LOAD_OP_CLEAR));
+
+  logic cmd_fire, setreg;
+  assign fs_inv = cmd_fire && (in_i.kind != tessera_raster_pkg::RIN_SET_REG);
+  assign cmd_fire = in_valid_i && in_ready_o && !cmd_is_tri;
+  assign setreg   = cmd_fire && (in_i.kind == tessera_raster_pkg::RIN_SET_REG);
+  logic [11:0] roff;
+  logic [31:0] rval;
+  assign roff = in_i.data[11:0];
+  assign rval = in_i.data[63:32];
+
+  // counters
+  logic [31:0] c_tris_q, c_bins_q, c_bprims_q, c_quads_q, c_frags_q, c_pass_q, c_rd_q, c_wr_q;
+  logic [2:0]  qpop;
+  logic [31:0] y_load_q, y_setup_q, y_rast_q, y_store_q;
+  always_comb begin
+    qpop = '0;
+    for (int i = 0; i < 4; i++) qpop = qpop + 3'(quad.mask[i]);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      depth_func_q <= 2'(tessera_spec_pkg::TS_RASTER_DEPTH_FUNC_RESET);
+      depth_we_q   <= tessera_spec_pkg::TS_RASTER_DEPTH_WRITE_EN_RESET;
+      color_we_q   <= tessera_spec_pkg::TS_RASTER_COLOR_WRITE_EN_RESET;
+      tex_ctrl_q   <= tessera_spec_pkg::TS_RASTER_TEX_CTRL_RESET;
+      tex_base_q   <= tessera_spec_pkg::TS_RASTER_TEX_BASE_RESET;
+      batch_q      <= tessera_spec_pkg::TS_RASTER_BATCH_PRIMS_RESET;
+      bin_size_q   <= 2'(tessera_spec_pkg::TS_RASTER_BIN_SIZE_RESET);
+      snum_q       <= tessera_spec_pkg::TS_RASTER_SLICE_NUM_RESET;
+      sidx_q       <= tessera_spec_pkg::TS_RASTER_SLICE_INDEX_RESET;
+      skew_q       <= tessera_spec_pkg::TS_RASTER_SLICE_SKEW_RESET;
+      caddr_q <= '0;  daddr_q <= '0;  cclear_q <= '0;  dclear_q <= '0;  rtw_q <= '0;  rth_q <= '0;
+      cload_q <= '0;  dload_q <= '0;  cdsid_q <= '0;  ddsid_q <= '0;
+      e_clr_c_q <= 1'b0;  e_clr_d_q <= 1'b0;
+      st_q <= T_IDLE;  done_q <= 1'b0;  ne_q <= '0;  bcnt_q <= '0;  uv_q <= 1'b0;
+      utx0_q <= '0;  utx1_q <= '0;  uty0_q <= '0;  uty1_q <= '0;  wtx_q <= '0;  wty_q <= '0;
+      pm_q <= '0;  prx0_q <= '0;  pry0_q <= '0;  prx1_q <= '0;  pry1_q <= '0;
+      tx0_q <= '0;  tx1_q <= '0;  ty0_q <= '0;  ty1_q <= '0;
+      emode_q <= E_LOAD;  li_q <= '0;  etgt_q <= 1'b0;  eph_q <= 1'b0;  ewait_q <= 1'b0;
+      echunk_q <= 1'b0;  ebusy_q <= 1'b0;  rd_out_q <= '0;  wr_out_q <= '0;  wr_tag_q <= '0;
+      c_tris_q <= '0;  c_bins_q <= '0;  c_bprims_q <= '0;  c_quads_q <= '0;  c_frags_q <= '0;
+      c_pass_q <= '0;  c_rd_q <= '0;  c_wr_q <= '0;
+      y_load_q <= '0;  y_setup_q <= '0;  y_rast_q <= '0;  y_store_q <= '0;
+    end else begin
+      if (st_q == T_LOAD) y_load_q <= y_load_q + 32'd1;
+      if (st_q == T_SETUP || st_q == T_PRIM || st_q == T_PRIM_RD) y_setup_q <= y_setup_q + 32'd1;
+      if (st_q == T_GRAS || st_q == T_RBDRAIN) y_rast_q <= y_rast_q + 32'd1;
+      if (st_q == T_STORE) y_store_q <= y_store_q + 32'd1;
+      if (setreg) begin
+        unique case (roff)
+          12'(tessera_spec_pkg::TS_RASTER_DEPTH_OFFSET): begin
+            depth_func_q <= rval[tessera_spec_pkg::TS_RASTER_DEPTH_FUNC_LSB +: 2];
+            depth_we_q   <= rval[tessera_spec_pkg::TS_RASTER_DEPTH_WRITE_EN_LSB];
+          end
+          12'(tessera_spec_pkg::TS_RASTER_COLOR_OFFSET):
+            color_we_q <= rval[tessera_spec_pkg::TS_RASTER_COLOR_WRITE_EN_LSB];
+          12'(tessera_spec_pkg::TS_RASTER_TEX_CTRL_OFFSET):
+            tex_ctrl_q <= rval & tessera_spec_pkg::TS_RASTER_TEX_CTRL_RW_MASK;
+          12'(tessera_spec_pkg::TS_RASTER_TEX_BASE_OFFSET): tex_base_q <= rval;
+          12'(tessera_spec_pkg::TS_RASTER_BATCH_OFFSET):
+            batch_q <= rval[tessera_spec_pkg::TS_RASTER_BATCH_PRIMS_LSB +: 8];
+          12'(tessera_spec_pkg::TS_RASTER_BIN_OFFSET):
+            bin_size_q <= rval[tessera_spec_pkg::TS_RASTER_BIN_SIZE_LSB +: 2];
+          12'(tessera_spec_pkg::TS_RASTER_SLICE_OFFSET): begin
+            snum_q <= rval[tessera_spec_pkg::TS_RASTER_SLICE_NUM_LSB +: 4];
+            sidx_q <= rval[tessera_spec_pkg::TS_RASTER_SLICE_INDEX_LSB +: 3];
+            skew_q <= rval[tessera_spec_pkg::TS_RASTER_SLICE_SKEW_LSB +: 3];
+          end
+          default: ;
+        endcase
+      end
+      if (cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN) begin
+        caddr_q  <= in_i.data[1*32 +: 32];
+        rtw_q    <= in_i.data[2*32 + 0 +: 12];
+        rth_q    <= in_i.data[2*32 + 16 +: 12];
+        daddr_q  <= in_i.data[3*32 +: 32];
+        cload_q  <= in_i.data[4*32 + 0 +: 2];
+        dload_q  <= in_i.data[4*32 + 8 +: 2];
+        cclear_q <= in_i.data[5*32 +: 32];
+        dclear_q <= in_i.data[6*32 +: 24];
+        cdsid_q  <= in_i.data[7*32 + 0 +: 6];
+        ddsid_q  <= in_i.data[7*32 + 8 +: 6];
+        e_clr_c_q <= e_clr_c;
+        e_clr_d_q <= e_clr_d;
+      end
+      for (int i = 0; i < BATCH_PRIMS; i++) begin
+        if (tr_we && bcnt_q == BCntW'(i)) begin
+          tx0_q[i*7 +: 7] <= itx0;
+          tx1_q[i*7 +: 7] <= itx1;
+          ty0_q[i*7 +: 7] <= ity0;
+          ty1_q[i*7 +: 7] <= ity1;
+        end
+      end
+      st_q <= st_d;  done_q <= done_d;  ne_q <= ne_d;  bcnt_q <= bcnt_d;  uv_q <= uv_d;
+      utx0_q <= utx0_d;  utx1_q <= utx1_d;  uty0_q <= uty0_d;  uty1_q <= uty1_d;
+      wtx_q <= wtx_d;  wty_q <= wty_d;  pm_q <= pm_d;
+      prx0_q <= prx0_d;  pry0_q <= pry0_d;  prx1_q <= prx1_d;  pry1_q <= pry1_d;
+      emode_q <= emode_d;  li_q <= li_d;  etgt_q <= etgt_d;  eph_q <= eph_d;  ewait_q <= ewait_d;
+      echunk_q <= echunk_d;  ebusy_q <= ebusy_d;  rd_out_q <= rd_out_d;  wr_out_q <= wr_out_d;
+      wr_tag_q <= wr_tag_d;
+      if (tr_we) c_tris_q <= c_tris_q + 32'd1;
+      if (st_q == T_BS && bs_ready_i) begin
+        c_bins_q   <= c_bins_q + 32'd1;
+        c_bprims_q <= c_bprims_q + 32'(bpop);
+      end
+      if (quad_valid && fs_ready) begin
+        c_quads_q <= c_quads_q + 32'd1;
+        c_frags_q <= c_frags_q + 32'(qpop);
+      end
+      c_pass_q <= c_pass_q + 32'(rb_pass);
+      if (req_fire && mem_req_o.op == tessera_mem_pkg::MEM_OP_READ)  c_rd_q <= c_rd_q + 32'd1;
+      if (req_fire && mem_req_o.op == tessera_mem_pkg::MEM_OP_WRITE) c_wr_q <= c_wr_q + 32'd1;
+    end
+  end
+
+  assign done_o   = done_q;
+  assign busy_o   = (st_q != T_IDLE) || (bcnt_q != '0) || ebusy_q || (wr_out_q != '0) ||
+                    (rd_out_q != '0);
+  assign bs_tx_o  = wtx_q;
+  assign bs_ty_o  = wty_q;
+  assign bs_mask_o  = pm_q;
+  assign bs_count_o = bpop;
+  assign cnt_tris_o = c_tris_q;   assign cnt_bins_o  = c_bins_q;
+  assign cnt_binprims_o = c_bprims_q;  assign cnt_quads_o = c_quads_q;
+  assign cnt_frags_o = c_frags_q; assign cnt_pass_o  = c_pass_q;
+  assign cnt_rd_o    = c_rd_q;    assign cnt_wr_o    = c_wr_q;
+  assign cnt_tex_hit_o = fs_hits;  assign cnt_tex_miss_o = fs_misses;
+  assign cyc_load_o  = y_load_q;   assign cyc_setup_o = y_setup_q;
+  assign cyc_raster_o = y_rast_q;  assign cyc_store_o = y_store_q;
+
+  logic unused_top;
+  assign unused_top = ^{tex_ctrl_q, cload_q, dload_q, in_i.draw_id, in_i.prim_id,
+                        mem_rsp_i.err, mem_rsp_i.src, mem_rsp_i.tag[7], tse_busy, gras_busy, wy0};
+
+  // PIXELS_PER_CLK: one 2x2 quad per clock is what GRAS and RB implement
+  `ASSERT_INIT(PixelsPerClkIs4, PIXELS_PER_CLK == 4)
+  `ASSERT(RspReadExpected, rsp_rd |-> rd_out_q != '0)
+  `ASSERT(RspWriteExpected, rsp_wr |-> wr_out_q != '0)
+  `ASSERT(RspNoError, mem_rsp_valid_i |-> !mem_rsp_i.err)
+
+endmodule

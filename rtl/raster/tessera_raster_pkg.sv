@@ -1,0 +1,55 @@
+// Types of the raster slice (docs/raster.md; ARCHITECTURE.md 5.3 and 5.4).
+//
+// rin_t is the one input stream of a raster slice: VPCBE_S merges the screen-space triangles
+// assigned to its slice with the raster-side commands the geometry front end forwards on its
+// side output, in API order. A triangle carries its three vertices (the geometry store's
+// vertex layout, geom_pkg::svtx_t: x, y signed 16.4 in 1/16 pixel, z 24-bit, RGBA8, u, v
+// unsigned 0.16); a command carries up to eight argument dwords (argument i at [i*32 +: 32]
+// of data).
+package tessera_raster_pkg;
+
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int unsigned SCR_W  = 20;      // screen x, y: signed 16.4 (as geom_pkg::SCR_W)
+  localparam int unsigned VTX_W  = 128;     // one vertex, layout of geom_pkg::svtx_t
+  localparam int unsigned DATA_W = 3 * VTX_W;
+
+  // Input item kinds.
+  localparam logic [2:0] RIN_TRI         = 3'd0;  // data = {v0, v1, v2}, v0 at [383:256]
+  localparam logic [2:0] RIN_SET_REG     = 3'd1;  // arg0 = RASTER block offset, arg1 = value
+  localparam logic [2:0] RIN_RP_BEGIN    = 3'd2;  // args = RENDERPASS_BEGIN payload dwords 0..7
+  localparam logic [2:0] RIN_RP_END      = 3'd3;  // completes when every write is acknowledged
+  localparam logic [2:0] RIN_BATCH_CLOSE = 3'd4;  // DSID_SET / FENCE: close the open batch
+  localparam logic [2:0] RIN_FLUSH       = 3'd5;  // CCHE flush (write back, keep lines)
+  localparam logic [2:0] RIN_INVALIDATE  = 3'd6;  // CCHE flush + invalidate
+
+  // Interpolation: attribute planes carry PLANE_F fraction bits in PLANE_W-bit wrapping
+  // two's complement (docs/raster.md, "Attribute planes").
+  localparam int unsigned PLANE_W = 48;
+  localparam int unsigned PLANE_F = 20;
+  localparam int unsigned NUM_ATTR = 7;     // z, r, g, b, a, u, v
+  localparam int unsigned EDGE_W  = 48;     // edge functions (need 44)
+  localparam int unsigned RCP_W   = 25;     // reciprocal, 2^23 < R <= 2^24
+
+  // Quad from GRAS to FS/RB: tile-local position of its top-left pixel, coverage of the
+  // pixels (bit 2*dy+dx), depth, color and texture coordinates per pixel (pixel i at
+  // [i*24 +: 24], [i*32 +: 32]; uv: u at [i*32+16 +: 16], v at [i*32 +: 16]).
+  typedef struct packed {
+    logic [5:0]   lx;
+    logic [5:0]   ly;
+    logic [3:0]   mask;
+    logic [95:0]  z;
+    logic [127:0] rgba;
+    logic [127:0] uv;
+  } quad_t;
+  localparam int unsigned QUAD_W = 6 + 6 + 4 + 96 + 128 + 128;
+
+  typedef struct packed {
+    logic [2:0]        kind;
+    logic [15:0]       draw_id;
+    logic [31:0]       prim_id;
+    logic [DATA_W-1:0] data;
+  } rin_t;
+  localparam int unsigned RIN_W = 3 + 16 + 32 + DATA_W;
+  /* verilator lint_on UNUSEDPARAM */
+
+endpackage

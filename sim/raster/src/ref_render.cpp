@@ -1,0 +1,299 @@
+// Reference renderer: implements docs/raster.md "Binning", "Triangle setup",
+// "Rasterization", "Attribute interpolation" and "RB" step by step, with plain integer
+// arithmetic (int64 / __int128), independent of how the RTL schedules the work.
+#include "tessera/sim/ref_render.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace tessera::sim::raster {
+namespace {
+
+using i64 = std::int64_t;
+using i128 = __int128;
+
+constexpr unsigned kPlaneBits = 48;   // attribute planes wrap in 48-bit two's complement
+constexpr unsigned kFrac = 20;        // fraction bits of the planes
+
+// Two's complement wrap to kPlaneBits, sign-extended.
+i64 wrap48(i128 v) {
+  const std::uint64_t u = static_cast<std::uint64_t>(v) & ((1ULL << kPlaneBits) - 1);
+  return static_cast<i64>(u << (64 - kPlaneBits)) >> (64 - kPlaneBits);
+}
+
+i64 sext20(std::int32_t v) { return static_cast<i64>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << 12) >> 12); }
+
+// Attribute k of a vertex: 0 z, 1..4 r, g, b, a, 5 u, 6 v.
+i64 attr(const Vertex& v, int k) {
+  switch (k) {
+    case 0: return v.z & 0xFFFFFF;
+    case 1: case 2: case 3: case 4: return (v.rgba >> (8 * (k - 1))) & 0xFF;
+    case 5: return v.u;
+    default: return v.v;
+  }
+}
+
+}  // namespace
+
+RenderPass RenderPass::from_payload(const std::uint32_t dw[8]) {
+  RenderPass rp;
+  rp.color_addr = dw[1];
+  rp.width = dw[2] & 0xFFF;
+  rp.height = (dw[2] >> 16) & 0xFFF;
+  rp.depth_addr = dw[3];
+  rp.color_load = dw[4] & 3;
+  rp.color_store = (dw[4] >> 4) & 1;
+  rp.depth_load = (dw[4] >> 8) & 3;
+  rp.depth_store = (dw[4] >> 12) & 1;
+  rp.clear_color = dw[5];
+  rp.clear_depth = dw[6] & 0xFFFFFF;
+  rp.color_dsid = dw[7] & 0x3F;
+  rp.depth_dsid = (dw[7] >> 8) & 0x3F;
+  return rp;
+}
+
+void RenderPass::to_payload(std::uint32_t dw[8]) const {
+  dw[0] = 0;
+  dw[1] = color_addr;
+  dw[2] = (width & 0xFFF) | ((height & 0xFFF) << 16);
+  dw[3] = depth_addr;
+  dw[4] = (color_load & 3) | ((color_store & 1) << 4) | ((depth_load & 3) << 8) |
+          ((depth_store & 1) << 12);
+  dw[5] = clear_color;
+  dw[6] = clear_depth & 0xFFFFFF;
+  dw[7] = (color_dsid & 0x3F) | ((depth_dsid & 0x3F) << 8);
+}
+
+RefRenderer::RefRenderer(SparseMemory& mem, unsigned max_batch)
+    : mem_(mem), max_batch_(max_batch) {}
+
+unsigned RefRenderer::owner(const RasterState& st, std::uint32_t tx, std::uint32_t ty) {
+  return (tx + ty * st.skew) % st.slices();
+}
+
+void RefRenderer::enable_fragment_map(std::uint32_t width, std::uint32_t height) {
+  map_w_ = width;
+  map_h_ = height;
+  frag_map_.assign(std::size_t(width) * height, 0);
+}
+
+void RefRenderer::set_reg(std::uint32_t offset, std::uint32_t value) {
+  close_batch();
+  switch (offset & 0xFFF) {
+    case 0x000: st_.depth_func = value & 3; st_.depth_write = (value >> 4) & 1; break;
+    case 0x004: st_.color_write = value & 1; break;
+    case 0x008: st_.tex_ctrl = value & 0x000F0F01; break;
+    case 0x00C: st_.tex_base = value; break;
+    case 0x010: st_.batch = value & 0xFF; break;
+    case 0x014: st_.bin_size = value & 3; break;
+    case 0x018:
+      st_.num = value & 0xF;
+      st_.index = (value >> 8) & 7;
+      st_.skew = (value >> 16) & 7;
+      break;
+    default: break;
+  }
+}
+
+void RefRenderer::renderpass_begin(const RenderPass& rp) {
+  close_batch();
+  rp_ = rp;
+  clear_owned_tiles();
+}
+
+void RefRenderer::renderpass_end() { close_batch(); }
+void RefRenderer::batch_close() { close_batch(); }
+
+// Pixels whose centre (16 px + 8, in 1/16 pixel) lies inside the vertices' bounding box,
+// clamped to the render target.
+RefRenderer::PixelBox RefRenderer::pixel_box(const Triangle& t) const {
+  i64 xmin = sext20(t.v[0].x), xmax = xmin, ymin = sext20(t.v[0].y), ymax = ymin;
+  for (int i = 1; i < 3; ++i) {
+    xmin = std::min(xmin, sext20(t.v[i].x));
+    xmax = std::max(xmax, sext20(t.v[i].x));
+    ymin = std::min(ymin, sext20(t.v[i].y));
+    ymax = std::max(ymax, sext20(t.v[i].y));
+  }
+  PixelBox b;
+  i64 x0 = (xmin + 7) >> 4, x1 = (xmax - 8) >> 4, y0 = (ymin + 7) >> 4, y1 = (ymax - 8) >> 4;
+  x0 = std::max<i64>(x0, 0);
+  y0 = std::max<i64>(y0, 0);
+  x1 = std::min<i64>(x1, i64(rp_.width) - 1);
+  y1 = std::min<i64>(y1, i64(rp_.height) - 1);
+  b.empty = x0 > x1 || y0 > y1;
+  b.x0 = std::int32_t(x0); b.x1 = std::int32_t(x1);
+  b.y0 = std::int32_t(y0); b.y1 = std::int32_t(y1);
+  return b;
+}
+
+void RefRenderer::triangle(const Triangle& t) {
+  const unsigned lim = (st_.batch == 0 || st_.batch > max_batch_) ? max_batch_ : st_.batch;
+  batch_.push_back(t);
+  boxes_.push_back(pixel_box(t));
+  ++cnt_.tris;
+  if (batch_.size() >= lim) close_batch();
+}
+
+// PBB: walk the union of the batch primitives' tile boxes in raster order; every owned tile
+// with a non-empty primitive mask gets a bitstream record and its primitives, in order.
+void RefRenderer::close_batch() {
+  if (batch_.empty()) return;
+  const unsigned l2 = st_.tile_log2();
+  bool any = false;
+  std::uint32_t ux0 = 0, ux1 = 0, uy0 = 0, uy1 = 0;
+  for (const auto& b : boxes_) {
+    if (b.empty) continue;
+    const std::uint32_t tx0 = std::uint32_t(b.x0) >> l2, tx1 = std::uint32_t(b.x1) >> l2;
+    const std::uint32_t ty0 = std::uint32_t(b.y0) >> l2, ty1 = std::uint32_t(b.y1) >> l2;
+    if (!any) { ux0 = tx0; ux1 = tx1; uy0 = ty0; uy1 = ty1; any = true; }
+    ux0 = std::min(ux0, tx0); ux1 = std::max(ux1, tx1);
+    uy0 = std::min(uy0, ty0); uy1 = std::max(uy1, ty1);
+  }
+  if (any) {
+    for (std::uint32_t ty = uy0; ty <= uy1; ++ty) {
+      for (std::uint32_t tx = ux0; tx <= ux1; ++tx) {
+        if (owner(st_, tx, ty) != st_.index) continue;
+        BinRecord rec;
+        rec.batch = batch_no_;
+        rec.tx = tx;
+        rec.ty = ty;
+        rec.mask.assign((max_batch_ + 63) / 64, 0);
+        for (std::size_t i = 0; i < batch_.size(); ++i) {
+          const auto& b = boxes_[i];
+          if (b.empty) continue;
+          if ((std::uint32_t(b.x0) >> l2) <= tx && tx <= (std::uint32_t(b.x1) >> l2) &&
+              (std::uint32_t(b.y0) >> l2) <= ty && ty <= (std::uint32_t(b.y1) >> l2)) {
+            rec.mask[i / 64] |= 1ULL << (i % 64);
+            ++rec.count;
+          }
+        }
+        if (rec.count == 0) continue;
+        ++cnt_.bins;
+        cnt_.bin_prims += rec.count;
+        for (std::size_t i = 0; i < batch_.size(); ++i) {
+          if (rec.mask[i / 64] >> (i % 64) & 1) render(batch_[i], boxes_[i], tx, ty);
+        }
+        bins_.push_back(std::move(rec));
+      }
+    }
+  }
+  batch_.clear();
+  boxes_.clear();
+  ++batch_no_;
+}
+
+void RefRenderer::render(const Triangle& tri, const PixelBox& box, std::uint32_t tx,
+                         std::uint32_t ty) {
+  // --- setup ------------------------------------------------------------------------------
+  Vertex v[3] = {tri.v[0], tri.v[1], tri.v[2]};
+  i64 X[3], Y[3];
+  for (int i = 0; i < 3; ++i) { X[i] = sext20(v[i].x); Y[i] = sext20(v[i].y); }
+  i64 D = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+  if (D == 0) return;
+  if (D < 0) {
+    std::swap(v[1], v[2]);
+    std::swap(X[1], X[2]);
+    std::swap(Y[1], Y[2]);
+    D = -D;
+  }
+  // edge i is opposite vertex i: w_i(P) = A_i (Px - Xa) + B_i (Py - Ya)
+  const i64 A[3] = {Y[1] - Y[2], Y[2] - Y[0], Y[0] - Y[1]};
+  const i64 B[3] = {X[2] - X[1], X[0] - X[2], X[1] - X[0]};
+  const int anchor[3] = {1, 2, 0};
+  bool topleft[3];
+  for (int i = 0; i < 3; ++i) topleft[i] = A[i] > 0 || (A[i] == 0 && B[i] > 0);
+
+  const unsigned n = unsigned(std::bit_width(std::uint64_t(D)));
+  const i64 R = i64((i128(1) << (n + 23)) / D);   // 2^23 < R <= 2^24
+  i64 gx[7], gy[7], c0[7];
+  for (int k = 0; k < 7; ++k) {
+    const i64 d1 = attr(v[1], k) - attr(v[0], k), d2 = attr(v[2], k) - attr(v[0], k);
+    const i64 Gx = d1 * A[1] + d2 * A[2];
+    const i64 Gy = d1 * B[1] + d2 * B[2];
+    gx[k] = wrap48((i128(Gx) * R) >> (n + 3));
+    gy[k] = wrap48((i128(Gy) * R) >> (n + 3));
+    c0[k] = (attr(v[0], k) << kFrac) + (i64(1) << (kFrac - 1));
+  }
+
+  // --- rasterize the rectangle box x tile in 2x2 quads ----------------------------------------
+  const unsigned l2 = st_.tile_log2();
+  const std::int32_t tile_x0 = std::int32_t(tx << l2), tile_y0 = std::int32_t(ty << l2);
+  const std::int32_t rx0 = std::max(box.x0, tile_x0), ry0 = std::max(box.y0, tile_y0);
+  const std::int32_t rx1 = std::min(box.x1, tile_x0 + (1 << l2) - 1);
+  const std::int32_t ry1 = std::min(box.y1, tile_y0 + (1 << l2) - 1);
+  for (std::int32_t qy = ry0 & ~1; qy <= ry1; qy += 2) {
+    for (std::int32_t qx = rx0 & ~1; qx <= rx1; qx += 2) {
+      bool any = false;
+      for (int p = 0; p < 4; ++p) {
+        const std::int32_t px = qx + (p & 1), py = qy + (p >> 1);
+        if (px < rx0 || px > rx1 || py < ry0 || py > ry1) continue;
+        const i64 cx = 16 * i64(px) + 8, cy = 16 * i64(py) + 8;
+        bool in = true;
+        for (int i = 0; i < 3; ++i) {
+          const i64 w = A[i] * (cx - X[anchor[i]]) + B[i] * (cy - Y[anchor[i]]);
+          if (!(w > 0 || (w == 0 && topleft[i]))) in = false;
+        }
+        if (!in) continue;
+        any = true;
+        ++cnt_.frags;
+        if (!frag_map_.empty() && std::uint32_t(px) < map_w_ && std::uint32_t(py) < map_h_) {
+          ++frag_map_[std::size_t(py) * map_w_ + px];
+        }
+        // attributes: plane value at the pixel centre, >> 20, clamped
+        i64 a[7];
+        for (int k = 0; k < 7; ++k) {
+          const i64 val = wrap48(i128(c0[k]) + i128(gx[k]) * (cx - X[0]) + i128(gy[k]) * (cy - Y[0]));
+          a[k] = val >> kFrac;
+        }
+        const std::uint32_t z = std::uint32_t(std::clamp<i64>(a[0], 0, 0xFFFFFF));
+        std::uint32_t rgba = 0;
+        for (int c = 0; c < 4; ++c) rgba |= std::uint32_t(std::clamp<i64>(a[1 + c], 0, 255)) << (8 * c);
+        // FS/TP: u, v wrap modulo 1.0; nearest texel; modulate each channel
+        if (st_.tex_ctrl & 1) {
+          const unsigned lw = (st_.tex_ctrl >> 8) & 0xF, lh = (st_.tex_ctrl >> 16) & 0xF;
+          const std::uint32_t u = std::uint32_t(a[5]) & 0xFFFF, vv = std::uint32_t(a[6]) & 0xFFFF;
+          const std::uint32_t tx = u >> (16 - lw), ty = vv >> (16 - lh);
+          const std::uint32_t texel = mem_.read32(st_.tex_base + (((ty << lw) + tx) << 2));
+          std::uint32_t m = 0;
+          for (int c = 0; c < 4; ++c) {
+            const std::uint32_t p = ((rgba >> (8 * c)) & 0xFF) * ((texel >> (8 * c)) & 0xFF) + 255;
+            m |= ((p >> 8) & 0xFF) << (8 * c);
+          }
+          rgba = m;
+        }
+        // RB
+        const std::uint32_t off = (std::uint32_t(py) * rp_.width + std::uint32_t(px)) * 4;
+        const std::uint32_t zs = mem_.read32(rp_.depth_addr + off) & 0xFFFFFF;
+        bool pass = false;
+        switch (st_.depth_func) {
+          case 0: pass = false; break;
+          case 1: pass = z < zs; break;
+          case 2: pass = z <= zs; break;
+          default: pass = true; break;
+        }
+        if (!pass) continue;
+        ++cnt_.pass;
+        if (st_.color_write) mem_.write32(rp_.color_addr + off, rgba);
+        if (st_.depth_write) mem_.write32(rp_.depth_addr + off, z);
+      }
+      if (any) ++cnt_.quads;
+    }
+  }
+}
+
+// CLEAR load op: every pixel of every owned tile of the target gets the clear value.
+void RefRenderer::clear_owned_tiles() {
+  const bool cc = rp_.color_load == 1, cd = rp_.depth_load == 1;
+  if (!cc && !cd) return;
+  const unsigned l2 = st_.tile_log2();
+  for (std::uint32_t y = 0; y < rp_.height; ++y) {
+    for (std::uint32_t x = 0; x < rp_.width; ++x) {
+      if (owner(st_, x >> l2, y >> l2) != st_.index) continue;
+      const std::uint32_t off = (y * rp_.width + x) * 4;
+      if (cc) mem_.write32(rp_.color_addr + off, rp_.clear_color);
+      if (cd) mem_.write32(rp_.depth_addr + off, rp_.clear_depth & 0xFFFFFF);
+    }
+  }
+}
+
+}  // namespace tessera::sim::raster
