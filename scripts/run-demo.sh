@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make run` until the main job (tessera-sim, a later issue) exists: the most complete
-# demonstration available today, and it says so.
+# `make run`: the main job, tessera-sim, on its built-in demo scene, then figures of the parts
+# that exist underneath it. Pictures come from the reference backend until the geometry and
+# raster slices are part of the RTL GPU top (docs/tessera-sim.md, "What works today").
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 out="$build/demo"
@@ -8,14 +9,20 @@ rm -rf "$out"; mkdir -p "$out"
 seed=${RANDOM_SEED:-1}
 cat <<MSG
 == Tessera demonstration ==
-tessera-sim, the scene renderer, does not exist yet (a later issue). Until it does, 'make run'
-runs the parts of the GPU that exist: the command processor executing packets with its
-firmware on the RTL (fed by the host driver, compared with the reference device), the CP core
-running a bare-metal C program under cp-run, and the memory system: three clients through
-the crossbar, the system-level cache with DSID-tagged lines and the AXI4 bridge into the C++
-DRAM model, with waveforms on; then the benchmark figures and the synthesis report.
+tessera-sim renders the demo scene (scenes/demo/demo.yaml): the driver records each frame as
+command buffers, the command processor's firmware executes them, and the reference slices
+draw the pixels. The same command stream then runs on the RTL GPU (CP + firmware + memory
+system + DRAM model) for cycles, DRAM bytes and SLC figures; the RTL's geometry and raster
+slices are tested on their own and join the GPU top next.
 
 MSG
+echo "== tessera-sim run --backend ref: the demo scene, 4 frames =="
+"$build/tessera-sim" run --backend ref --frames 4 --seed "$seed" --out "$out/frames"
+echo
+echo "== tessera-sim run --backend rtl --no-render: the same frames on the RTL GPU =="
+"$build/tessera-sim" run --backend rtl --no-render --frames 2 --seed "$seed" --out "$out/rtl" \
+  --trace "$out/tessera-sim-rtl.fst" --trace-start 0 --trace-end 20000
+echo
 echo "== command processor: firmware on the RTL (RANDOM_SEED=$seed, WAVES=1) =="
 (cd "$out" && RANDOM_SEED=$seed WAVES=1 "$build/tb/cp/test_cp_system" \
    --gtest_filter='CpSystem.EveryPacketOnOneQueue:CpSystem.BenchmarkCyclesPerPacket' > cp_system.log 2>&1) || {
@@ -45,6 +52,7 @@ if [[ -f "$build/synth/summary.txt" ]]; then
   cat "$build/synth/summary.txt"
   echo
 fi
+echo "Pictures: $out/frames/frame_*.png   statistics: $out/frames/stats.json, $out/rtl/stats.json"
 echo "Waveforms (open with gtkwave):"
 ls -1 "$out"/*.fst | sed 's/^/  /'
 echo "Logs and JUnit results: $out/"

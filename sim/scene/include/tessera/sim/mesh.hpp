@@ -1,0 +1,42 @@
+// Meshes of tessera-sim scenes: loaded through Assimp (OBJ, PLY, glTF 2.0 and whatever else the
+// installed Assimp reads) or generated procedurally. Triangle lists, object space, counter-
+// clockwise front faces (OpenGL convention).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tessera/sim/scene_math.hpp"
+
+namespace tessera::sim {
+
+struct Mesh {
+  std::vector<Vec3> positions;
+  std::vector<Vec3> normals;   // one per position (generated when the file has none)
+  std::vector<Vec4> colors;    // one per position, RGBA in [0, 1]; empty: white
+  std::vector<Vec2> uvs;       // one per position; empty: (0, 0)
+  std::vector<uint32_t> indices;  // triangle list
+  std::size_t triangles() const { return indices.size() / 3; }
+};
+
+// A mesh file that cannot be read: the message is Assimp's reason (or ours), without the
+// file name; the scene loader adds file, line and field.
+class MeshError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Every mesh of the file, merged, with each node's transform applied; triangulated, normals
+// generated when missing, identical vertices joined. Throws MeshError.
+Mesh load_mesh_file(const std::string& path);
+
+// Procedural meshes, centred on the origin. Sizes > 0; counts within the documented ranges
+// (the scene loader checks them).
+Mesh make_cube(double size);                                 // 24 vertices, 12 triangles, uv 0..1 per face
+Mesh make_grid(double size, unsigned divisions);            // XZ plane facing +y, divisions^2 quads
+Mesh make_sphere(double radius, unsigned segments, unsigned rings);
+Mesh make_torus(double major, double minor, unsigned segments, unsigned sides);  // around +y
+
+}  // namespace tessera::sim

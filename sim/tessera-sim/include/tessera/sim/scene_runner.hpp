@@ -1,0 +1,101 @@
+// SceneRunner: a scene's frames as command buffers through the driver (Umd, CommandBuffer,
+// Kmd) on a driver::Device, with the per-frame statistics (docs/tessera-sim.md).
+//
+// Per frame: plan_frame() transforms the scene on the host; the runner uploads the frame's
+// screen-space vertex and index buffers, records one command buffer -- per pass DSID_SET of
+// the target's resource group, RENDERPASS_BEGIN, SET_REGS state, DRAWs, RENDERPASS_END, then
+// DSID_DELETE of every intermediate target the pass used last -- and FRAME_END, submits it to
+// queue 0, waits for its fence and reads the counters.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/driver/kmd.hpp"
+#include "tessera/driver/ref_device.hpp"
+#include "tessera/driver/umd.hpp"
+#include "tessera/sim/frame_plan.hpp"
+#include "tessera/sim/frame_renderer.hpp"
+#include "tessera/sim/scene.hpp"
+
+namespace tessera::sim {
+
+class RtlDevice;
+
+struct RunConfig {
+  std::string backend = "rtl";  // "rtl" (RtlDevice) or "ref" (driver::RefDevice)
+  uint32_t slices = 4;          // 1..8; recorded (gpu_top has no slices yet)
+  uint64_t seed = 1;
+  uint64_t memory_bytes = 16u << 20;  // both backends, so allocations land at the same addresses
+  std::string wave_file;              // rtl only: FST of the cycle window
+  uint64_t wave_start = 0, wave_end = ~uint64_t{0};
+  driver::BinSize bin_size = driver::BinSize::Px32;
+};
+
+struct SlcCounters {
+  uint64_t reads = 0, writes = 0, hits = 0, misses = 0, fills = 0, writebacks = 0, deleted_dirty = 0,
+           deleted_clean = 0;
+};
+
+struct FrameStats {
+  uint32_t frame = 0;
+  uint64_t cycles = 0;
+  double wall_seconds = 0;
+  std::optional<uint64_t> dram_read_bytes, dram_write_bytes;  // rtl only
+  std::optional<SlcCounters> slc;                              // rtl only
+  uint32_t passes = 0, draws = 0, dsid_deletes = 0;
+  ClipStats clip;
+  uint64_t vertices = 0, vertex_bytes = 0, index_bytes = 0;
+  uint64_t command_dwords = 0;
+  uint64_t pipe_commands = 0;  // commands the pipeline received this frame
+  std::string binning_mode = "pbb";
+};
+
+class SceneRunner {
+ public:
+  SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer* renderer = nullptr);
+  ~SceneRunner();
+  SceneRunner(const SceneRunner&) = delete;
+  SceneRunner& operator=(const SceneRunner&) = delete;
+
+  FrameStats run_frame(uint32_t frame);
+  // The screen target's color as RGBA8 rows (read back from GPU memory).
+  std::vector<uint8_t> read_screen();
+  // Everything the pipeline received so far, in RefDevice's format (both backends).
+  std::vector<driver::PipeCommand> pipe_log() const;
+  driver::Device& device() { return *dev_; }
+  driver::Kmd& kmd() { return *kmd_; }
+  uint32_t screen_color_addr() const { return targets_.at(kScreenTarget).color; }
+  const std::vector<GpuPass>& last_passes() const { return last_passes_; }
+  // Flushes and closes the waveform (rtl); the device is gone afterwards.
+  void close();
+
+ private:
+  struct Target {
+    uint32_t color = 0, depth = 0, width = 0, height = 0;
+    driver::ResourceGroup* group = nullptr;
+  };
+  struct Tex {
+    uint32_t addr = 0, ctrl = 0;
+  };
+  SlcCounters read_slc();
+
+  const LoadedScene& scene_;
+  RunConfig cfg_;
+  FrameRenderer* renderer_;
+  std::unique_ptr<driver::Device> dev_;
+  driver::RefDevice* ref_ = nullptr;
+  RtlDevice* rtl_ = nullptr;
+  driver::BinningState binning_;
+  std::unique_ptr<driver::Umd> umd_;
+  std::unique_ptr<driver::Kmd> kmd_;
+  std::map<std::string, Target> targets_;
+  std::map<std::string, Tex> textures_;
+  std::vector<GpuPass> last_passes_;
+};
+
+}  // namespace tessera::sim

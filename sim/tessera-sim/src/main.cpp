@@ -1,0 +1,428 @@
+// tessera-sim: renders YAML scenes through the Tessera GPU (ARCHITECTURE.md 6;
+// docs/tessera-sim.md). Subcommands:
+//   run [SCENE.yaml] ...   the scene's frames through the driver on the RTL (or reference)
+//                          device: stats.json, frame PNGs, summary, optional FST waveform
+//   policy ...             a sensor trace through the driver's binning policy
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tessera/driver/error.hpp"
+#include "tessera/driver/policy.hpp"
+#include "tessera/sim/energy.hpp"
+#ifdef TESSERA_HAVE_REF_RENDER
+#include "tessera/sim/ref_frame_renderer.hpp"
+#endif
+#include "tessera/sim/scene.hpp"
+#include "tessera/sim/scene_runner.hpp"
+#include "tessera/sim/texture.hpp"
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+using namespace tessera::sim;
+
+namespace {
+
+const std::string kSourceDir = TESSERA_SOURCE_DIR;
+
+// A usage or input error: printed as "tessera-sim: error: ...", exit code 1.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct RunArgs {
+  std::string scene;
+  std::optional<uint32_t> frames;
+  uint32_t slices = 4;
+  std::string mode = "pbb";
+  std::string policy = kSourceDir + "/driver/config/policy.yaml";
+  std::string sensor_trace;
+  std::optional<uint32_t> width, height;
+  uint64_t seed = 1;
+  std::string out = "tessera-out";
+  std::string trace;
+  uint64_t trace_start = 0;
+  std::optional<uint64_t> trace_end;
+  std::string backend = "rtl";
+  std::string energy = kSourceDir + "/sim/tessera-sim/config/energy.yaml";
+  uint32_t bin_size = 32;
+  bool no_render = false;
+  bool quiet = false;
+  bool json = false;
+};
+
+// Results are written into a hidden folder inside DIR and moved into DIR only when the run
+// succeeded; a failed run removes it, so no partial file is ever presented as a result.
+class Staging {
+ public:
+  explicit Staging(const fs::path& dir) : dir_(dir) {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec || !fs::is_directory(dir_)) throw UsageError(fmt::format("--out: cannot create the folder '{}': {}", dir_.string(), ec.message()));
+    tmp_ = dir_ / fmt::format(".tessera-sim-partial-{}", ::getpid());
+    fs::remove_all(tmp_, ec);
+    fs::create_directories(tmp_, ec);
+    if (ec) throw UsageError(fmt::format("--out: cannot write into '{}': {}", dir_.string(), ec.message()));
+  }
+  ~Staging() {
+    std::error_code ec;
+    fs::remove_all(tmp_, ec);
+  }
+  fs::path tmp(const std::string& name) const { return tmp_ / name; }
+  // Removes the previous run's results, then moves the staged files in.
+  void commit(const std::vector<std::pair<fs::path, fs::path>>& moves) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir_, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n == "stats.json" || (n.rfind("frame_", 0) == 0 && e.path().extension() == ".png")) fs::remove(e.path(), ec);
+    }
+    for (const auto& [from, to] : moves) {
+      fs::rename(from, to, ec);
+      if (ec) {  // another file system (--trace elsewhere)
+        fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+        if (ec) throw std::runtime_error(fmt::format("cannot move '{}' to '{}': {}", from.string(), to.string(), ec.message()));
+      }
+    }
+  }
+
+ private:
+  fs::path dir_, tmp_;
+};
+
+json slc_json(const std::optional<SlcCounters>& s) {
+  if (!s) return nullptr;
+  const uint64_t acc = s->hits + s->misses;
+  return json{{"reads", s->reads},           {"writes", s->writes},         {"hits", s->hits},
+              {"misses", s->misses},         {"hit_rate", acc ? static_cast<double>(s->hits) / acc : 0.0},
+              {"fills", s->fills},           {"writebacks", s->writebacks}};
+}
+
+struct Totals {
+  FrameStats sum;
+  bool have_dram = false, have_slc = false;
+  double wall = 0;
+};
+
+json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg, const std::string& reason, bool total,
+                uint32_t frames) {
+  json j;
+  if (total) {
+    j["frames"] = frames;
+  } else {
+    j["frame"] = st.frame;
+  }
+  j["binning_mode"] = st.binning_mode;
+  j["policy_reason"] = reason.empty() ? json(nullptr) : json(reason);
+  j["cycles"] = st.cycles;
+  j["wall_seconds"] = st.wall_seconds;
+  j["sim_cycles_per_second"] = st.wall_seconds > 0 ? st.cycles / st.wall_seconds : 0.0;
+  if (st.dram_read_bytes)
+    j["dram"] = json{{"read_bytes", *st.dram_read_bytes}, {"write_bytes", *st.dram_write_bytes}};
+  else
+    j["dram"] = nullptr;
+  j["slc"] = slc_json(st.slc);
+  json d{{"deletes", st.dsid_deletes}};
+  if (st.slc) {
+    d["deleted_dirty_lines"] = st.slc->deleted_dirty;
+    d["deleted_clean_lines"] = st.slc->deleted_clean;
+    d["dram_write_bytes_saved"] = st.slc->deleted_dirty * 64;
+  } else {
+    d["deleted_dirty_lines"] = d["deleted_clean_lines"] = d["dram_write_bytes_saved"] = nullptr;
+  }
+  j["dsid"] = d;
+  j["geometry"] = json{{"passes", st.passes},
+                       {"draws", st.draws},
+                       {"triangles_in", st.clip.triangles_in},
+                       {"triangles_out", st.clip.triangles_out},
+                       {"triangles_clipped", st.clip.clipped},
+                       {"triangles_rejected", st.clip.rejected},
+                       {"vertices", st.vertices},
+                       {"vertex_bytes", st.vertex_bytes},
+                       {"index_bytes", st.index_bytes}};
+  j["commands"] = json{{"command_dwords", st.command_dwords}, {"pipe_commands", st.pipe_commands}};
+  json slices = json::array();
+  for (uint32_t s = 0; s < a.slices; ++s)
+    slices.push_back(json{{"slice", s}, {"primitives", nullptr}, {"fragments", nullptr}, {"busy_cycles", nullptr}});
+  j["slices"] = slices;
+  EnergyInputs in;
+  if (st.dram_read_bytes) in.dram_bytes = static_cast<double>(*st.dram_read_bytes + *st.dram_write_bytes);
+  if (st.slc) in.slc_accesses = static_cast<double>(st.slc->reads + st.slc->writes);
+  const EnergyEstimate e = estimate_energy(ecfg, in);
+  auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  j["energy"] = json{{"total_pj", e.total_pj}, {"dram_pj", opt(e.dram_pj)},   {"slc_pj", opt(e.slc_pj)},
+                     {"gmem_pj", opt(e.gmem_pj)}, {"slice_pj", opt(e.slice_pj)}, {"missing_terms", e.missing}};
+  return j;
+}
+
+void add(FrameStats& s, const FrameStats& f) {
+  s.cycles += f.cycles;
+  s.wall_seconds += f.wall_seconds;
+  if (f.dram_read_bytes) {
+    s.dram_read_bytes = s.dram_read_bytes.value_or(0) + *f.dram_read_bytes;
+    s.dram_write_bytes = s.dram_write_bytes.value_or(0) + *f.dram_write_bytes;
+  }
+  if (f.slc) {
+    SlcCounters c = s.slc.value_or(SlcCounters{});
+    c.reads += f.slc->reads;
+    c.writes += f.slc->writes;
+    c.hits += f.slc->hits;
+    c.misses += f.slc->misses;
+    c.fills += f.slc->fills;
+    c.writebacks += f.slc->writebacks;
+    c.deleted_dirty += f.slc->deleted_dirty;
+    c.deleted_clean += f.slc->deleted_clean;
+    s.slc = c;
+  }
+  s.passes += f.passes;
+  s.draws += f.draws;
+  s.dsid_deletes += f.dsid_deletes;
+  s.clip += f.clip;
+  s.vertices += f.vertices;
+  s.vertex_bytes += f.vertex_bytes;
+  s.index_bytes += f.index_bytes;
+  s.command_dwords += f.command_dwords;
+  s.pipe_commands += f.pipe_commands;
+}
+
+std::string si(double v) {
+  if (v >= 1e9) return fmt::format("{:.2f}G", v / 1e9);
+  if (v >= 1e6) return fmt::format("{:.2f}M", v / 1e6);
+  if (v >= 1e3) return fmt::format("{:.1f}k", v / 1e3);
+  return fmt::format("{:.0f}", v);
+}
+std::string opt_si(const std::optional<uint64_t>& v) { return v ? si(static_cast<double>(*v)) : "-"; }
+
+int cmd_run(RunArgs a) {
+  // ---- check everything before anything runs ----
+  const std::string scene_path = a.scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : a.scene;
+  if (a.mode == "two-level")
+    throw UsageError("--mode two-level: two-level binning is not supported yet (the coarse binner and the firmware's "
+                     "render-pass replay arrive in a later issue); use --mode pbb");
+  if (!a.sensor_trace.empty() && a.mode != "auto") throw UsageError("--sensor-trace is only used with --mode auto");
+  if (a.mode == "auto" && a.sensor_trace.empty()) throw UsageError("--mode auto needs --sensor-trace TRACE.csv");
+  if (!a.trace.empty() && a.backend != "rtl") throw UsageError("--trace: waveforms come from the RTL; use --backend rtl");
+  if ((a.trace_start != 0 || a.trace_end) && a.trace.empty()) throw UsageError("--trace-start/--trace-end need --trace FILE.fst");
+  if (a.trace_end && *a.trace_end < a.trace_start)
+    throw UsageError(fmt::format("--trace-end {} is before --trace-start {}", *a.trace_end, a.trace_start));
+  std::unique_ptr<FrameRenderer> renderer;
+#ifdef TESSERA_HAVE_REF_RENDER
+  if (!a.no_render && a.backend == "ref") renderer = std::make_unique<RefFrameRenderer>();
+#endif
+  if (!a.no_render && !renderer) {
+    if (a.backend == "rtl")
+      throw UsageError(
+          "no renderer is available yet for --backend rtl: the raster slices are not in gpu_top, so the RTL "
+          "renders no pixels and no frame PNG can be produced. Use --backend ref for pictures from the C++ "
+          "reference renderer, or --no-render for the RTL's command stream and statistics without pictures "
+          "(docs/tessera-sim.md \"What works today\")");
+    throw UsageError(
+        "no renderer is available yet: the reference renderer (sim/raster, tessera_ref_render) is not built in, "
+        "so no frame PNG can be produced. Run with --no-render for the command stream and statistics without "
+        "pictures (docs/tessera-sim.md \"What works today\")");
+  }
+
+  Scene sc = load_scene(scene_path);
+  if (a.width) sc.width = *a.width;
+  if (a.height) sc.height = *a.height;
+  if (a.frames) sc.frames = *a.frames;
+  const EnergyConfig ecfg = load_energy_config(a.energy);
+
+  std::vector<std::string> reasons(sc.frames);
+  if (a.mode == "auto") {
+    tessera::driver::BinningPolicy policy(tessera::driver::load_policy_config(a.policy));
+    const auto samples = tessera::driver::load_trace_csv(a.sensor_trace);
+    if (samples.empty()) throw UsageError(fmt::format("{}: the sensor trace has no samples", a.sensor_trace));
+    const auto decisions = tessera::driver::replay(policy, samples);
+    // Frame f is decided by sample f; past the end of the trace the last decision holds.
+    for (uint32_t f = 0; f < sc.frames; ++f) {
+      const auto& d = decisions[std::min<std::size_t>(f, decisions.size() - 1)];
+      if (d.two_level)
+        throw UsageError(fmt::format("--mode auto: at frame {} (t = {} s) the policy chooses two-level binning ({}), "
+                                     "which is not supported yet; use --mode pbb",
+                                     f, d.time_s, d.reason));
+      reasons[f] = d.reason;
+    }
+  }
+  const LoadedScene ls = load_assets(std::move(sc));
+  const Scene& s = ls.scene;
+
+  Staging stage(a.out);
+  RunConfig rc;
+  rc.backend = a.backend;
+  rc.slices = a.slices;
+  rc.seed = a.seed;
+  rc.bin_size = a.bin_size == 16 ? tessera::driver::BinSize::Px16
+                                 : (a.bin_size == 64 ? tessera::driver::BinSize::Px64 : tessera::driver::BinSize::Px32);
+  if (!a.trace.empty()) {
+    rc.wave_file = stage.tmp("trace.fst").string();
+    rc.wave_start = a.trace_start;
+    if (a.trace_end) rc.wave_end = *a.trace_end;
+  }
+  const bool progress = !a.quiet && !a.json;
+  const bool tty = ::isatty(2);
+  if (progress)
+    std::fprintf(stderr, "tessera-sim: %s: %u frame(s) of %zu triangles, %ux%u, backend %s\n", scene_path.c_str(),
+                 s.frames, ls.triangles(), s.width, s.height, a.backend.c_str());
+
+  SceneRunner runner(ls, rc, renderer.get());
+  std::vector<std::pair<fs::path, fs::path>> moves;
+  const fs::path out(a.out);
+  std::vector<FrameStats> frames;
+  FrameStats total;
+  for (uint32_t f = 0; f < s.frames; ++f) {
+    FrameStats st = runner.run_frame(f);
+    frames.push_back(st);
+    add(total, st);
+    if (renderer) {
+      const std::string name = fmt::format("frame_{:04d}.png", f);
+      if (!write_png(stage.tmp(name).string(), s.width, s.height, runner.read_screen()))
+        throw std::runtime_error(fmt::format("cannot write {}", stage.tmp(name).string()));
+      moves.push_back({stage.tmp(name), out / name});
+    }
+    if (progress) {
+      const double rate = st.wall_seconds > 0 ? st.cycles / st.wall_seconds : 0;
+      std::fprintf(stderr, "%sframe %u/%u  cycles %s  %s cycles/s%s", tty ? "\r" : "", f + 1, s.frames,
+                   si(static_cast<double>(st.cycles)).c_str(), si(rate).c_str(), tty ? "   " : "\n");
+      std::fflush(stderr);
+    }
+  }
+  if (progress && tty) std::fprintf(stderr, "\n");
+  runner.close();  // closes the FST
+
+  json j;
+  j["tool"] = "tessera-sim";
+  j["stats_version"] = 1;
+  j["scene"] = json{{"file", scene_path}, {"name", s.name}, {"width", s.width}, {"height", s.height},
+                    {"passes", s.passes.size()}, {"triangles_per_frame", ls.triangles()}};
+  j["run"] = json{{"backend", a.backend},
+                  {"frames", s.frames},
+                  {"slices", a.slices},
+                  {"mode", a.mode},
+                  {"bin_size", a.bin_size},
+                  {"seed", a.seed},
+                  {"render", renderer != nullptr},
+                  {"renderer", renderer ? json(std::string(renderer->name())) : json(nullptr)},
+                  {"trace", a.trace.empty() ? json(nullptr) : json(a.trace)},
+                  {"energy_config", a.energy}};
+  json fj = json::array();
+  for (const FrameStats& st : frames) fj.push_back(frame_json(st, a, ecfg, reasons[st.frame], false, 0));
+  j["frames"] = fj;
+  j["total"] = frame_json(total, a, ecfg, "", true, s.frames);
+  j["total"].erase("policy_reason");
+
+  {
+    std::ofstream o(stage.tmp("stats.json"));
+    o << j.dump(2) << "\n";
+    if (!o) throw std::runtime_error("cannot write stats.json");
+  }
+  moves.push_back({stage.tmp("stats.json"), out / "stats.json"});
+  if (!a.trace.empty()) moves.push_back({stage.tmp("trace.fst"), fs::path(a.trace)});
+  stage.commit(moves);
+
+  if (a.json) {
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  if (a.quiet) return 0;
+  std::printf("\ntessera-sim: scene '%s', %u frame(s) %ux%u, backend %s, %u slice(s), mode %s\n\n", s.name.c_str(),
+              s.frames, s.width, s.height, a.backend.c_str(), a.slices, a.mode.c_str());
+  std::printf("%6s %10s %10s %9s %9s %8s %9s %7s %6s %10s\n", "frame", "cycles", "cycles/s", "DRAM rd", "DRAM wr",
+              "SLC hit", "del dirty", "tris", "draws", "energy uJ");
+  auto row = [&](const std::string& label, const FrameStats& st, const json& fjson) {
+    const double rate = st.wall_seconds > 0 ? st.cycles / st.wall_seconds : 0;
+    const std::string hit = st.slc && (st.slc->hits + st.slc->misses)
+                                ? fmt::format("{:.1f}%", 100.0 * st.slc->hits / (st.slc->hits + st.slc->misses))
+                                : "-";
+    std::printf("%6s %10s %10s %9s %9s %8s %9s %7s %6u %10.2f\n", label.c_str(), si(static_cast<double>(st.cycles)).c_str(),
+                si(rate).c_str(), opt_si(st.dram_read_bytes).c_str(), opt_si(st.dram_write_bytes).c_str(), hit.c_str(),
+                st.slc ? si(static_cast<double>(st.slc->deleted_dirty)).c_str() : "-",
+                si(static_cast<double>(st.clip.triangles_out)).c_str(), st.draws,
+                fjson["energy"]["total_pj"].get<double>() / 1e6);
+  };
+  for (std::size_t i = 0; i < frames.size(); ++i) row(std::to_string(frames[i].frame), frames[i], fj[i]);
+  row("total", total, j["total"]);
+  std::printf("\nstatistics: %s\n", (out / "stats.json").string().c_str());
+  if (renderer)
+    std::printf("pictures:   %s/frame_0000.png .. frame_%04u.png (%s)\n",
+                out.string().c_str(), s.frames - 1, std::string(renderer->name()).c_str());
+  else
+    std::printf("pictures:   none (%s)\n", a.no_render ? "--no-render" : "no renderer");
+  if (!a.trace.empty()) std::printf("waveform:   %s\n", a.trace.c_str());
+  if (!j["total"]["energy"]["missing_terms"].empty())
+    std::printf("energy:     measured terms only; not measured yet: %s\n",
+                fmt::format("{}", fmt::join(j["total"]["energy"]["missing_terms"].get<std::vector<std::string>>(), ", ")).c_str());
+  return 0;
+}
+
+int cmd_policy(const std::string& policy_path, const std::string& trace_path, bool as_json) {
+  tessera::driver::BinningPolicy policy(tessera::driver::load_policy_config(policy_path));
+  const auto samples = tessera::driver::load_trace_csv(trace_path);
+  const auto decisions = tessera::driver::replay(policy, samples);
+  if (as_json) {
+    json arr = json::array();
+    for (const auto& d : decisions)
+      arr.push_back(json{{"time_s", d.time_s}, {"mode", d.two_level ? "two-level" : "pbb"}, {"changed", d.changed},
+                         {"reason", d.reason}});
+    std::printf("%s\n", json{{"policy", policy_path}, {"trace", trace_path}, {"decisions", arr}}.dump(2).c_str());
+    return 0;
+  }
+  std::printf("policy %s, trace %s: %zu samples, %llu mode change(s)\n", policy_path.c_str(), trace_path.c_str(),
+              samples.size(), static_cast<unsigned long long>(policy.changes()));
+  std::printf("%9s  %-9s  %-7s  %s\n", "time_s", "mode", "changed", "reason");
+  for (const auto& d : decisions)
+    std::printf("%9.3f  %-9s  %-7s  %s\n", d.time_s, d.two_level ? "two-level" : "pbb", d.changed ? "yes" : "", d.reason.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tessera-sim: renders YAML scenes through the Tessera GPU (docs/tessera-sim.md)"};
+  app.require_subcommand(1);
+  RunArgs a;
+  CLI::App* run = app.add_subcommand("run", "Run a scene's frames through the driver on the RTL (default: the demo scene)");
+  run->add_option("scene", a.scene, "Scene YAML (default: scenes/demo/demo.yaml)");
+  run->add_option("--frames", a.frames, "Frames to run (default: the scene's)")->check(CLI::Range(1u, 100000u));
+  run->add_option("--slices", a.slices, "Geometry/raster slices, 1..8")->check(CLI::Range(1u, 8u))->capture_default_str();
+  run->add_option("--mode", a.mode, "Binning mode")->check(CLI::IsMember({"pbb", "two-level", "auto"}))->capture_default_str();
+  run->add_option("--policy", a.policy, "Binning policy YAML (--mode auto)")->capture_default_str();
+  run->add_option("--sensor-trace", a.sensor_trace, "Sensor trace CSV for the policy (--mode auto)");
+  run->add_option("--width", a.width, "Screen width, 1..2048 (default: the scene's)")->check(CLI::Range(1u, 2048u));
+  run->add_option("--height", a.height, "Screen height, 1..2048 (default: the scene's)")->check(CLI::Range(1u, 2048u));
+  run->add_option("--seed", a.seed, "Seed of every random choice in the simulation")->capture_default_str();
+  run->add_option("--out", a.out, "Output folder")->capture_default_str();
+  run->add_option("--trace", a.trace, "FST waveform file (RTL backend)");
+  run->add_option("--trace-start", a.trace_start, "First cycle of the waveform");
+  run->add_option("--trace-end", a.trace_end, "Last cycle of the waveform");
+  run->add_option("--backend", a.backend, "Device: rtl (verilated GPU) or ref (C++ reference)")
+      ->check(CLI::IsMember({"rtl", "ref"}))
+      ->capture_default_str();
+  run->add_option("--energy", a.energy, "Energy model constants (YAML)")->capture_default_str();
+  run->add_option("--bin-size", a.bin_size, "Fine bin (tile) size in pixels")->check(CLI::IsMember({16u, 32u, 64u}))->capture_default_str();
+  run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG (required with --backend rtl until the slices are in gpu_top)");
+  run->add_flag("--quiet,-q", a.quiet, "No progress and no summary");
+  run->add_flag("--json", a.json, "Print stats.json on stdout instead of the summary; nothing else");
+
+  std::string pol_path = kSourceDir + "/driver/config/policy.yaml", pol_trace;
+  bool pol_json = false;
+  CLI::App* pol = app.add_subcommand("policy", "Replay a sensor trace through the driver's binning policy");
+  pol->add_option("--policy", pol_path, "Binning policy YAML")->capture_default_str();
+  pol->add_option("--sensor-trace", pol_trace, "Sensor trace CSV")->required();
+  pol->add_flag("--json", pol_json, "Machine-readable output");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*run) return cmd_run(a);
+    if (*pol) return cmd_policy(pol_path, pol_trace, pol_json);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera-sim: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,295 @@
+#include "tessera/sim/scene_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "tessera/sim/rtl_device.hpp"
+#include "tessera/sim/vertex.hpp"
+
+namespace tessera::sim {
+
+using namespace tessera::driver;
+
+namespace {
+
+LoadOp load_op(LoadAction a) {
+  switch (a) {
+    case LoadAction::Clear: return LoadOp::Clear;
+    case LoadAction::Load: return LoadOp::Load;
+    case LoadAction::DontCare: return LoadOp::DontCare;
+  }
+  return LoadOp::DontCare;
+}
+
+uint32_t rgba8(const Vec4& c) {
+  return TS_GEOM_VTX_DW2_R_PUT(to_unorm8(c.x)) | TS_GEOM_VTX_DW2_G_PUT(to_unorm8(c.y)) |
+         TS_GEOM_VTX_DW2_B_PUT(to_unorm8(c.z)) | TS_GEOM_VTX_DW2_A_PUT(to_unorm8(c.w));
+}
+
+uint32_t cull_reg(Cull c) {
+  const uint32_t mode = c == Cull::Back ? TS_CULL_MODE_BACK : (c == Cull::Front ? TS_CULL_MODE_FRONT : TS_CULL_MODE_NONE);
+  // Screen y points down, so the scene's counter-clockwise front faces are clockwise on the
+  // GPU's (x right, y up) winding: front_cw = 1 (docs/tessera-sim.md "Winding").
+  return TS_GEOM_CULL_MODE_PUT(mode) | TS_GEOM_CULL_FRONT_CW_PUT(1);
+}
+
+uint32_t depth_func(DepthFunc f) {
+  switch (f) {
+    case DepthFunc::Never: return TS_DEPTH_FUNC_NEVER;
+    case DepthFunc::Less: return TS_DEPTH_FUNC_LESS;
+    case DepthFunc::LEqual: return TS_DEPTH_FUNC_LEQUAL;
+    case DepthFunc::Always: return TS_DEPTH_FUNC_ALWAYS;
+  }
+  return TS_DEPTH_FUNC_ALWAYS;
+}
+
+uint32_t tex_ctrl(uint32_t w, uint32_t h) {
+  return TS_RASTER_TEX_CTRL_ENABLE_PUT(1) | TS_RASTER_TEX_CTRL_LOG2_W_PUT(log2_u32(w)) |
+         TS_RASTER_TEX_CTRL_LOG2_H_PUT(log2_u32(h));
+}
+
+}  // namespace
+
+SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer* renderer)
+    : scene_(scene), cfg_(std::move(cfg)), renderer_(renderer) {
+  if (cfg_.backend == "ref") {
+    RefDeviceConfig rc;
+    rc.memory_bytes = cfg_.memory_bytes;
+    rc.record_trace = false;
+    auto d = std::make_unique<RefDevice>(rc);
+    ref_ = d.get();
+    dev_ = std::move(d);
+  } else if (cfg_.backend == "rtl") {
+    GpuSimConfig gc;
+    gc.seed = cfg_.seed;
+    gc.wave_file = cfg_.wave_file;
+    gc.wave_start = cfg_.wave_start;
+    gc.wave_end = cfg_.wave_end;
+    gc.pipe_draw_writes = false;  // the stand-in's marker lines are for the CP benches, not scenes
+    gc.echo_console = false;
+    auto d = std::make_unique<RtlDevice>(gc, cfg_.memory_bytes);
+    rtl_ = d.get();
+    dev_ = std::move(d);
+  } else {
+    throw std::invalid_argument(fmt::format("unknown backend '{}' (rtl or ref)", cfg_.backend));
+  }
+  umd_ = std::make_unique<Umd>(binning_);
+  KmdConfig kc;
+  // On the RTL a poll is a memory read through the memory system (~100 cycles).
+  if (rtl_) kc.poll_interval_cycles = 256;
+  kc.timeout_cycles = 400'000'000;
+  kc.on_vdsid_released = [this](uint16_t v) { umd_->release_vdsid(v); };
+  kmd_ = std::make_unique<Kmd>(*dev_, binning_, kc);
+  kmd_->init();
+  umd_->set_vis_buffer(VisBuffer{kmd_->allocate(4096, 64), 4096});
+
+  auto make_target = [&](const std::string& name, uint32_t w, uint32_t h) {
+    Target t;
+    t.width = w;
+    t.height = h;
+    const uint32_t bytes = w * h * 4;
+    try {
+      t.color = kmd_->allocate(bytes, 64);
+      t.depth = kmd_->allocate(bytes, 64);
+    } catch (const DriverError& e) {
+      throw DriverError(fmt::format("target '{}' ({}x{}) does not fit the {} backend's {} MiB of GPU memory: {}", name, w,
+                                    h, cfg_.backend, dev_->memory_size() >> 20, e.what()));
+    }
+    t.group = &umd_->create_group(
+        name == kScreenTarget ? "screen" : "rtt " + name,
+        {umd_->create_resource(ResourceKind::RenderTarget, t.color, bytes, name + " color"),
+         umd_->create_resource(ResourceKind::RenderTarget, t.depth, bytes, name + " depth")});
+    targets_[name] = t;
+  };
+  make_target(kScreenTarget, scene_.scene.width, scene_.scene.height);
+  for (const auto& [name, t] : scene_.scene.targets) make_target(name, t.width, t.height);
+  for (const auto& [name, tex] : scene_.textures) {
+    Tex t;
+    t.addr = kmd_->allocate(static_cast<uint32_t>(tex.rgba.size()), 64);
+    t.ctrl = tex_ctrl(tex.width, tex.height);
+    dev_->write_mem(t.addr, tex.rgba);
+    textures_[name] = t;
+  }
+}
+
+SceneRunner::~SceneRunner() = default;
+
+void SceneRunner::close() {
+  kmd_.reset();
+  umd_.reset();
+  ref_ = nullptr;
+  rtl_ = nullptr;
+  dev_.reset();
+}
+
+SlcCounters SceneRunner::read_slc() {
+  auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_->read_reg(TS_SLC_BASE_ADDR + off)); };
+  SlcCounters c;
+  c.reads = r(TS_SLC_CNT_READS_OFFSET);
+  c.writes = r(TS_SLC_CNT_WRITES_OFFSET);
+  c.hits = r(TS_SLC_CNT_HITS_OFFSET);
+  c.misses = r(TS_SLC_CNT_MISSES_OFFSET);
+  c.fills = r(TS_SLC_CNT_FILLS_OFFSET);
+  c.writebacks = r(TS_SLC_CNT_WRITEBACKS_OFFSET);
+  c.deleted_dirty = r(TS_SLC_CNT_DELETED_DIRTY_OFFSET);
+  c.deleted_clean = r(TS_SLC_CNT_DELETED_CLEAN_OFFSET);
+  return c;
+}
+
+std::vector<driver::PipeCommand> SceneRunner::pipe_log() const {
+  if (ref_) return ref_->pipe_log();
+  if (rtl_) return rtl_->pipe_log();
+  return {};
+}
+
+FrameStats SceneRunner::run_frame(uint32_t frame) {
+  FrameStats st;
+  st.frame = frame;
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t cyc0 = dev_->cycles();
+  DramStats dram0{};
+  SlcCounters slc0{};
+  if (rtl_) {
+    dram0 = rtl_->sim().dram().stats();
+    slc0 = read_slc();
+  }
+  const std::size_t pipe0 = rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size();
+
+  const FramePlan plan = plan_frame(scene_, frame);
+  std::vector<uint32_t> allocs;
+  std::vector<GpuPass> passes;
+  CommandBuffer cb = umd_->create_command_buffer(fmt::format("{} frame {}", scene_.scene.name, frame));
+  for (const PassPlan& pp : plan.passes) {
+    const PassSpec& ps = *pp.spec;
+    const Target& t = targets_.at(ps.target);
+    GpuPass gp;
+    gp.name = ps.name;
+    gp.width = t.width;
+    gp.height = t.height;
+    gp.color_addr = t.color;
+    gp.depth_addr = t.depth;
+    gp.color_load = load_op(ps.color_load);
+    gp.depth_load = load_op(ps.depth_load);
+    gp.depth_store = ps.depth_store ? StoreOp::Store : StoreOp::DontCare;
+    gp.clear_color = rgba8(ps.clear_color);
+    gp.clear_depth = to_depth24(ps.clear_depth);
+    gp.vp_offset_x = t.width * 8;  // width / 2 in 1/16 pixel
+    gp.vp_offset_y = t.height * 8;
+    gp.depth_state = TS_RASTER_DEPTH_FUNC_PUT(depth_func(ps.depth_test ? ps.depth_func : DepthFunc::Always)) |
+                     TS_RASTER_DEPTH_WRITE_EN_PUT(ps.depth_test && ps.depth_write ? 1 : 0);
+    gp.color_state = TS_RASTER_COLOR_WRITE_EN_PUT(ps.color_write ? 1 : 0);
+
+    cb.set_group(*t.group);
+    RenderPassDesc rp;
+    rp.name = ps.name;
+    rp.width = t.width;
+    rp.height = t.height;
+    rp.color = Attachment{t.color, gp.color_load, gp.color_store, t.group};
+    rp.depth = Attachment{t.depth, gp.depth_load, gp.depth_store, t.group};
+    rp.clear_color = gp.clear_color;
+    rp.clear_depth = gp.clear_depth;
+    cb.begin_render_pass(rp);
+    uint32_t cur_cull = cull_reg(ps.cull), cur_ctrl = 0, cur_base = 0;
+    const uint32_t geom_state[] = {
+        0x10000u, 0x10000u, gp.vp_offset_x, gp.vp_offset_y, cur_cull,
+        TS_GEOM_TILE_SIZE_PUT(static_cast<uint32_t>(cfg_.bin_size)) | TS_GEOM_TILE_SKEW_PUT(1),
+        TS_GEOM_RT_SIZE_WIDTH_PUT(t.width) | TS_GEOM_RT_SIZE_HEIGHT_PUT(t.height)};
+    cb.set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET, geom_state);
+    cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET, {gp.depth_state, gp.color_state, cur_ctrl, cur_base});
+    cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET, {TS_RASTER_BIN_SIZE_PUT(static_cast<uint32_t>(cfg_.bin_size))});
+    ++st.passes;
+    for (const ScreenDraw& d : pp.draws) {
+      if (d.indices.empty()) continue;  // everything clipped away: no DRAW
+      GpuDraw gd;
+      gd.vertex_count = static_cast<uint32_t>(d.vertices.size());
+      gd.index_count = static_cast<uint32_t>(d.indices.size());
+      gd.index_type = d.vertices.size() <= 65536 ? IndexType::U16 : IndexType::U32;
+      std::vector<uint8_t> vb(d.vertices.size() * kVertexBytes);
+      for (std::size_t i = 0; i < d.vertices.size(); ++i) {
+        const auto dw = pack_vertex(d.vertices[i]);
+        for (unsigned k = 0; k < kVertexDwords; ++k)
+          for (unsigned b = 0; b < 4; ++b) vb[i * kVertexBytes + k * 4 + b] = static_cast<uint8_t>(dw[k] >> (8 * b));
+      }
+      const unsigned isz = gd.index_type == IndexType::U16 ? 2 : 4;
+      std::vector<uint8_t> ib(d.indices.size() * isz);
+      for (std::size_t i = 0; i < d.indices.size(); ++i)
+        for (unsigned b = 0; b < isz; ++b) ib[i * isz + b] = static_cast<uint8_t>(d.indices[i] >> (8 * b));
+      gd.vertex_addr = kmd_->allocate(static_cast<uint32_t>(vb.size()), 64);
+      allocs.push_back(gd.vertex_addr);
+      gd.index_addr = kmd_->allocate(static_cast<uint32_t>(ib.size()), 64);
+      allocs.push_back(gd.index_addr);
+      dev_->write_mem(gd.vertex_addr, vb);
+      dev_->write_mem(gd.index_addr, ib);
+      st.vertices += d.vertices.size();
+      st.vertex_bytes += vb.size();
+      st.index_bytes += ib.size();
+
+      gd.cull = cull_reg(d.cull);
+      if (d.texture) {
+        if (d.texture_is_target) {
+          const Target& src = targets_.at(*d.texture);
+          gd.tex_ctrl = tex_ctrl(src.width, src.height);
+          gd.tex_base = src.color;
+        } else {
+          gd.tex_ctrl = textures_.at(*d.texture).ctrl;
+          gd.tex_base = textures_.at(*d.texture).addr;
+        }
+      }
+      if (gd.cull != cur_cull) cb.set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSET, {gd.cull});
+      if (gd.tex_ctrl != cur_ctrl || gd.tex_base != cur_base)
+        cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_TEX_CTRL_OFFSET, {gd.tex_ctrl, gd.tex_base});
+      cur_cull = gd.cull;
+      cur_ctrl = gd.tex_ctrl;
+      cur_base = gd.tex_base;
+      cb.draw(DrawDesc{Topology::TriList, gd.index_type, gd.index_count, gd.vertex_addr, gd.index_addr, 0});
+      ++st.draws;
+      gp.draws.push_back(gd);
+    }
+    for (const ScreenDraw& d : pp.draws) st.clip += d.stats;
+    cb.end_render_pass();
+    for (const std::string& name : ps.delete_after) {
+      cb.delete_group(*targets_.at(name).group);
+      ++st.dsid_deletes;
+    }
+    passes.push_back(std::move(gp));
+  }
+  cb.frame_end(frame);
+  cb.close();
+  st.command_dwords = cb.size_dwords();
+  const Submission sub = kmd_->submit(cb, 0);
+  kmd_->wait(sub, WaitMode::Poll);
+  if (renderer_) renderer_->render(passes, *dev_);
+  for (uint32_t a : allocs) kmd_->free(a);
+
+  st.cycles = dev_->cycles() - cyc0;
+  if (rtl_) {
+    const DramStats& d1 = rtl_->sim().dram().stats();
+    st.dram_read_bytes = d1.read_bytes - dram0.read_bytes;
+    st.dram_write_bytes = d1.write_bytes - dram0.write_bytes;
+    const SlcCounters s1 = read_slc();
+    SlcCounters s;
+    s.reads = s1.reads - slc0.reads;
+    s.writes = s1.writes - slc0.writes;
+    s.hits = s1.hits - slc0.hits;
+    s.misses = s1.misses - slc0.misses;
+    s.fills = s1.fills - slc0.fills;
+    s.writebacks = s1.writebacks - slc0.writebacks;
+    s.deleted_dirty = s1.deleted_dirty - slc0.deleted_dirty;
+    s.deleted_clean = s1.deleted_clean - slc0.deleted_clean;
+    st.slc = s;
+  }
+  st.pipe_commands = (rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size()) - pipe0;
+  st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  last_passes_ = std::move(passes);
+  return st;
+}
+
+std::vector<uint8_t> SceneRunner::read_screen() {
+  const Target& t = targets_.at(kScreenTarget);
+  std::vector<uint8_t> px(static_cast<std::size_t>(t.width) * t.height * 4);
+  dev_->read_mem(t.color, px);
+  return px;
+}
+
+}  // namespace tessera::sim

@@ -1,0 +1,229 @@
+// The tessera-sim command line: the policy subcommand, a run's outputs, and bad input giving a
+// clear error naming file, line and field, a non-zero exit code and no partial results.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tessera/sim/texture.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSrc = TESSERA_SOURCE_DIR;
+
+struct Out {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A fresh folder per test.
+fs::path scratch() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path p = fs::temp_directory_path() / ("tessera_sim_test_" + std::to_string(::getpid())) / info->name();
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+Out tessera_sim(const std::string& args, const fs::path& dir) {
+  const fs::path o = dir / "stdout.txt", e = dir / "stderr.txt";
+  const std::string cmd = std::string(TESSERA_SIM_EXE) + " " + args + " >" + o.string() + " 2>" + e.string();
+  const int st = std::system(cmd.c_str());
+  Out r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(o);
+  r.err = slurp(e);
+  return r;
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+// Nothing that looks like a result: no stats.json, no frame PNG, no staging folder.
+void expect_no_results(const fs::path& out) {
+  if (!fs::exists(out)) return;
+  for (const auto& e : fs::directory_iterator(out)) ADD_FAILURE() << "left behind: " << e.path();
+}
+
+}  // namespace
+
+// Catches: the policy subcommand not replaying the trace through the driver's policy, or not
+// printing each decision with its reason.
+TEST(Cli, PolicyReplaysTheSensorTrace) {
+  const fs::path d = scratch();
+  const Out r = tessera_sim("policy --sensor-trace " + kSrc + "/driver/test/data/thermal_trace.csv", d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("two-level"), std::string::npos);
+  EXPECT_NE(r.out.find("avg_temp"), std::string::npos);  // a reason naming the metric
+  std::size_t lines = 0;
+  for (char c : r.out) lines += c == '\n';
+  EXPECT_EQ(lines, 80u + 2u);  // header lines + one per sample
+  const Out j = tessera_sim("policy --json --sensor-trace " + kSrc + "/driver/test/data/thermal_trace.csv", d);
+  ASSERT_EQ(j.code, 0);
+  const auto js = nlohmann::json::parse(j.out);
+  EXPECT_EQ(js["decisions"].size(), 80u);
+}
+
+// Catches: an unreadable or malformed sensor trace accepted or reported without file and line.
+TEST(Cli, BadSensorTrace) {
+  const fs::path d = scratch();
+  Out r = tessera_sim("policy --sensor-trace " + (d / "missing.csv").string(), d);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find((d / "missing.csv").string()), std::string::npos) << r.err;
+  write(d / "bad.csv", "time_s,temp.gpu\n0.0,50\n1.0,hot\n");
+  r = tessera_sim("policy --sensor-trace " + (d / "bad.csv").string(), d);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find((d / "bad.csv").string() + ":3:5: column 'temp.gpu'"), std::string::npos) << r.err;
+  r = tessera_sim("run --no-render --backend ref --mode auto --sensor-trace " + (d / "bad.csv").string() + " --out " +
+                      (d / "out").string(),
+                  d);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("bad.csv:3:5"), std::string::npos) << r.err;
+  expect_no_results(d / "out");
+}
+
+// Catches: a run's stats.json missing, not parsing, disagreeing with --json's output, totals
+// not summing the frames, or keys the docs promise missing.
+TEST(Cli, RunWritesStatsJson) {
+  const fs::path d = scratch();
+  const Out r = tessera_sim("run --no-render --backend ref --frames 2 --width 64 --height 48 --json --out " +
+                                (d / "out").string(),
+                            d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // --json: nothing but the JSON
+  const auto printed = nlohmann::json::parse(r.out);
+  const auto file = nlohmann::json::parse(slurp(d / "out" / "stats.json"));
+  EXPECT_EQ(printed, file);
+  ASSERT_EQ(file["frames"].size(), 2u);
+  uint64_t cycles = 0, draws = 0;
+  for (const auto& f : file["frames"]) {
+    cycles += f["cycles"].get<uint64_t>();
+    draws += f["geometry"]["draws"].get<uint64_t>();
+    EXPECT_EQ(f["binning_mode"], "pbb");
+    EXPECT_EQ(f["slices"].size(), 4u);
+    EXPECT_TRUE(f["dram"].is_null());  // the reference device has no memory system
+  }
+  EXPECT_EQ(file["total"]["cycles"].get<uint64_t>(), cycles);
+  EXPECT_EQ(file["total"]["geometry"]["draws"].get<uint64_t>(), draws);
+  EXPECT_EQ(file["total"]["dsid"]["deletes"].get<uint64_t>(), 2u);
+  EXPECT_EQ(file["run"]["backend"], "ref");
+  for (const auto& e : fs::directory_iterator(d / "out")) EXPECT_EQ(e.path().filename(), "stats.json");
+}
+
+// Catches: the RTL run's statistics disagreeing with the blocks' counters, or the summary and
+// waveform missing. One frame on the RTL with an FST window.
+TEST(Cli, RtlRunSummaryAndWaveform) {
+  const fs::path d = scratch();
+  const Out r = tessera_sim("run --no-render --frames 1 --width 64 --height 48 --trace " + (d / "w.fst").string() +
+                                " --trace-start 0 --trace-end 2000 --out " + (d / "out").string(),
+                            d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("total"), std::string::npos);
+  EXPECT_NE(r.err.find("frame 1/1"), std::string::npos);
+  EXPECT_TRUE(fs::exists(d / "w.fst"));
+  EXPECT_GT(fs::file_size(d / "w.fst"), 0u);
+  const auto j = nlohmann::json::parse(slurp(d / "out" / "stats.json"));
+  const auto& t = j["total"];
+  EXPECT_EQ(t["slc"]["hits"].get<uint64_t>() + t["slc"]["misses"].get<uint64_t>(),
+            t["slc"]["reads"].get<uint64_t>() + t["slc"]["writes"].get<uint64_t>());
+  EXPECT_EQ(t["dram"]["read_bytes"].get<uint64_t>(), 64 * t["slc"]["fills"].get<uint64_t>());
+  EXPECT_EQ(t["dram"]["write_bytes"].get<uint64_t>(), 64 * t["slc"]["writebacks"].get<uint64_t>());
+  EXPECT_GT(t["energy"]["total_pj"].get<double>(), 0.0);
+}
+
+struct Bad {
+  const char* what;
+  std::string args;      // after "run --no-render --backend ref --out DIR"
+  std::string scene;     // written to DIR/s.yaml when not empty
+  std::string expected;  // in stderr
+};
+
+// Catches: bad input accepted, reported without file/line/field, a zero exit code, or partial
+// results left in the output folder.
+TEST(Cli, BadInputIsRejectedClearly) {
+  const fs::path d = scratch();
+  const std::string data = TESSERA_SCENE_TEST_DATA;
+  const std::string s = (d / "s.yaml").string();
+  const std::vector<Bad> cases = {
+      {"malformed scene", s, "passes: [\n  {draws: [}\n", s + ":2:12: malformed YAML"},
+      {"missing scene", (d / "none.yaml").string(), "", (d / "none.yaml").string() + ":0:0: file not found"},
+      {"missing mesh", s, "passes:\n  - draws:\n      - mesh: cube.obj\n",
+       s + ":3:15: passes[0].draws[0].mesh: file 'cube.obj' not found"},
+      {"corrupt mesh", s, "passes:\n  - draws:\n      - mesh: " + data + "/corrupt.obj\n",
+       s + ":3:15: passes[0].draws[0].mesh: file '" + data + "/corrupt.obj' is not a readable mesh"},
+      {"corrupt texture", s, "passes:\n  - draws: [{mesh: {generate: cube}, texture: " + data + "/corrupt.png}]\n",
+       s + ":2:47: passes[0].draws[0].texture: file '" + data + "/corrupt.png' is not a readable image"},
+      {"0 slices", "--slices 0", "", "--slices: Value 0 not in range"},
+      {"huge target", "--width 100000 --height 100000", "", "--width: Value 100000 not in range"},
+      {"huge target in the scene", s, "target: {width: 100000, height: 100000}\npasses: []\n",
+       s + ":1:17: target.width: 100000 is outside 1..2048"},
+      {"two-level", "--mode two-level", "", "--mode two-level: two-level binning is not supported yet"},
+      {"auto without trace", "--mode auto", "", "--mode auto needs --sensor-trace"},
+      {"trace on ref", "--trace x.fst", "", "--trace: waveforms come from the RTL"},
+  };
+  for (const Bad& c : cases) {
+    const fs::path out = d / "out";
+    fs::remove_all(out);
+    fs::remove(d / "s.yaml");
+    if (!c.scene.empty()) write(d / "s.yaml", c.scene);
+    const Out r = tessera_sim("run --no-render --backend ref --out " + out.string() + " " + c.args, d);
+    EXPECT_NE(r.code, 0) << c.what;
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.what << ": " << r.err;
+    expect_no_results(out);
+  }
+}
+
+// Catches: a run that needs pictures silently producing none (or a fake one): the RTL renders
+// no pixels until the raster slices are in gpu_top, so `run --backend rtl` without --no-render
+// is refused and writes nothing.
+TEST(Cli, RtlPicturesAreRefusedUntilTheSlicesAreIn) {
+  const fs::path d = scratch();
+  const Out r = tessera_sim("run --backend rtl --out " + (d / "out").string(), d);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("no renderer is available yet for --backend rtl"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--no-render"), std::string::npos);
+  expect_no_results(d / "out");
+}
+
+#ifdef TESSERA_HAVE_REF_RENDER
+// Catches: the reference backend's frames not written, of the wrong size, empty (only the clear
+// color), or not animated; the previous run's frames left next to a shorter run's.
+TEST(Cli, RefBackendWritesAPngPerFrame) {
+  const fs::path d = scratch();
+  const fs::path out = d / "out";
+  Out r = tessera_sim("run --backend ref --frames 3 --width 64 --height 48 --quiet --out " + out.string(), d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = tessera_sim("run --backend ref --frames 2 --width 64 --height 48 --out " + out.string(), d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("frame_0001.png"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(out / "frame_0002.png"));  // from the first run: removed
+  std::vector<tessera::sim::Texture> frames;
+  for (const char* n : {"frame_0000.png", "frame_0001.png"}) {
+    ASSERT_TRUE(fs::exists(out / n)) << n;
+    frames.push_back(tessera::sim::load_texture_file((out / n).string()));
+    EXPECT_EQ(frames.back().width, 64u);
+    EXPECT_EQ(frames.back().height, 48u);
+  }
+  // The demo clears the screen to (0.55, 0.70, 0.90): many pixels must differ from it.
+  std::size_t drawn = 0;
+  for (std::size_t i = 0; i < frames[0].rgba.size(); i += 4)
+    drawn += !(frames[0].rgba[i] == 140 && frames[0].rgba[i + 1] == 179 && frames[0].rgba[i + 2] == 230);
+  EXPECT_GT(drawn, 64u * 48u / 4) << "too few pixels drawn";
+  EXPECT_NE(frames[0].rgba, frames[1].rgba) << "the camera orbit does not show";
+  const auto j = nlohmann::json::parse(slurp(out / "stats.json"));
+  EXPECT_EQ(j["run"]["render"], true);
+  EXPECT_EQ(j["run"]["renderer"], "tessera_ref_render");
+}
+#endif
