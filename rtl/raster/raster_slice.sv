@@ -25,6 +25,10 @@ module raster_slice #(
   parameter int unsigned PIXELS_PER_CLK = 4,    // GRAS/RB quad rate; 4 (one 2x2 quad) only
   parameter int unsigned SRC_ID         = 0,    // mem_req_t.src of this port
   parameter int unsigned CCHE_LINES     = 64,   // texel cache lines (64 bytes each)
+  // Reset value of RASTER.SLICE num and index: a sliced GPU (pipe_top) builds each slice
+  // knowing its place; the register still overrides them (benches use that).
+  parameter int unsigned SLICE_NUM      = 1,
+  parameter int unsigned SLICE_INDEX    = 0,
   // Derived
   localparam int unsigned BIdxW = (BATCH_PRIMS > 1) ? $clog2(BATCH_PRIMS) : 1,
   localparam int unsigned BCntW = $clog2(BATCH_PRIMS + 1)
@@ -653,8 +657,8 @@ module raster_slice #(
       tex_base_q   <= tessera_spec_pkg::TS_RASTER_TEX_BASE_RESET;
       batch_q      <= tessera_spec_pkg::TS_RASTER_BATCH_PRIMS_RESET;
       bin_size_q   <= 2'(tessera_spec_pkg::TS_RASTER_BIN_SIZE_RESET);
-      snum_q       <= tessera_spec_pkg::TS_RASTER_SLICE_NUM_RESET;
-      sidx_q       <= tessera_spec_pkg::TS_RASTER_SLICE_INDEX_RESET;
+      snum_q       <= 4'(SLICE_NUM);
+      sidx_q       <= 3'(SLICE_INDEX);
       skew_q       <= tessera_spec_pkg::TS_RASTER_SLICE_SKEW_RESET;
       caddr_q <= '0;  daddr_q <= '0;  cclear_q <= '0;  dclear_q <= '0;  rtw_q <= '0;  rth_q <= '0;
       cload_q <= '0;  dload_q <= '0;  cdsid_q <= '0;  ddsid_q <= '0;
@@ -761,6 +765,7 @@ module raster_slice #(
 
   // PIXELS_PER_CLK: one 2x2 quad per clock is what GRAS and RB implement
   `ASSERT_INIT(PixelsPerClkIs4, PIXELS_PER_CLK == 4)
+  `ASSERT_INIT(SliceParams_A, SLICE_NUM >= 1 && SLICE_NUM <= 8 && SLICE_INDEX < SLICE_NUM)
   `ASSERT(RspReadExpected, rsp_rd |-> rd_out_q != '0)
   `ASSERT(RspWriteExpected, rsp_wr |-> wr_out_q != '0)
   `ASSERT(RspNoError, mem_rsp_valid_i |-> !mem_rsp_i.err)

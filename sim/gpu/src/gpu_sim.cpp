@@ -14,6 +14,9 @@
 #include <stdexcept>
 
 #include "Vgpu_cp.h"
+#include "Vgpu_n1.h"
+#include "Vgpu_n2.h"
+#include "Vgpu_n4.h"
 #include "mem_protocol.hpp"
 #include "tb/signal.hpp"
 #include "tessera/sim/axi_verilated.hpp"
@@ -75,11 +78,10 @@ constexpr unsigned kHostClient = 0;  // pc client ports: 0 host memory port, 1 p
 constexpr unsigned kPipeClient = 1;
 }  // namespace
 
+// Model-independent state of the simulation; ModelImpl<V> adds the verilated model (one
+// class per gpu_top configuration: gpu_cp with the stand-in, gpu_n1/n2/n4 with the pipeline).
 struct GpuSim::Impl {
   GpuSimConfig cfg;
-  std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Vgpu_cp> top;
-  std::unique_ptr<VerilatedFstC> fst;
   DramModel dram;
   std::mt19937_64 rng;
   std::uint64_t cyc = 0;
@@ -116,19 +118,51 @@ struct GpuSim::Impl {
   mem::Req hmem_req;
   mem::Rsp hmem_rsp;
 
-  explicit Impl(GpuSimConfig c) : cfg(std::move(c)), dram(cfg.dram), rng(cfg.seed) {
+  explicit Impl(GpuSimConfig c) : cfg(std::move(c)), dram(cfg.dram), rng(cfg.seed) {}
+  virtual ~Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+
+  unsigned rand_between(unsigned lo, unsigned hi) {
+    return lo + static_cast<unsigned>(rng() % (hi - lo + 1));
+  }
+  bool chance(double p) { return p >= 1.0 || std::uniform_real_distribution<double>(0, 1)(rng) < p; }
+
+  // What needs the model.
+  virtual void cycle_once() = 0;
+  virtual void reset_and_load(const std::vector<std::uint32_t>& rom) = 0;
+  virtual void start_reg_access(bool write, std::uint32_t offset, std::uint32_t value) = 0;
+  virtual mem::Rsp host_transact(const mem::Req& r) = 0;
+  virtual bool irq() const = 0;
+  virtual std::uint32_t fw_status() const = 0;
+  virtual std::uint32_t pipe_issued() const = 0;
+  virtual std::uint32_t pipe_done_count() const = 0;
+  virtual bool pipe_busy() const = 0;
+  virtual std::vector<std::uint32_t> pipe_stats() const = 0;
+};
+
+namespace {
+
+template <class V>
+struct ModelImpl final : GpuSim::Impl {
+  std::unique_ptr<VerilatedContext> ctx;
+  std::unique_ptr<V> top;
+  std::unique_ptr<VerilatedFstC> fst;
+  const std::uint32_t pc_mask;   // the pc_* client ports this model has
+
+  ModelImpl(GpuSimConfig c, unsigned pc_clients) : Impl(std::move(c)), pc_mask((1U << pc_clients) - 1) {
     ctx = std::make_unique<VerilatedContext>();
     ctx->randReset(2);
     ctx->randSeed(static_cast<int>(cfg.seed & 0x7fffffff));
     if (!cfg.wave_file.empty()) ctx->traceEverOn(true);
-    top = std::make_unique<Vgpu_cp>(ctx.get(), "gpu");
+    top = std::make_unique<V>(ctx.get(), "gpu");
     if (!cfg.wave_file.empty()) {
       fst = std::make_unique<VerilatedFstC>();
       top->trace(fst.get(), 99);
       fst->open(cfg.wave_file.c_str());
     }
   }
-  ~Impl() {
+  ~ModelImpl() override {
     if (fst) fst->close();
     top->final();
   }
@@ -137,13 +171,18 @@ struct GpuSim::Impl {
     if (fst && cyc >= cfg.wave_start && cyc <= cfg.wave_end) fst->dump(t);
   }
 
-  unsigned rand_between(unsigned lo, unsigned hi) {
-    return lo + static_cast<unsigned>(rng() % (hi - lo + 1));
+  bool irq() const override { return top->irq_o; }
+  std::uint32_t fw_status() const override { return top->fw_status_o; }
+  std::uint32_t pipe_issued() const override { return top->pipe_issued_o; }
+  std::uint32_t pipe_done_count() const override { return top->pipe_done_count_o; }
+  bool pipe_busy() const override { return top->pipe_busy_o; }
+  std::vector<std::uint32_t> pipe_stats() const override {
+    tb::SignalRef sig(top->pipe_stat_o);
+    return sig.read_words();
   }
-  bool chance(double p) { return p >= 1.0 || std::uniform_real_distribution<double>(0, 1)(rng) < p; }
 
-  void cycle_once() {
-    Vgpu_cp& t = *top;
+  void cycle_once() override {
+    V& t = *top;
     t.clk_i = 0;
     t.eval();
     dump(cyc * 2);
@@ -157,10 +196,11 @@ struct GpuSim::Impl {
     const bool r_fire = t.s_axil_rvalid_o && t.s_axil_rready_i;
     const std::uint32_t rdata = t.s_axil_rdata_o;
     const unsigned bresp = t.s_axil_bresp_o, rresp = t.s_axil_rresp_o;
-    const bool pipe_fire = t.pipe_valid_o && t.pipe_ready_i;
+    const bool pipe_fire = t.pipe_valid_o && t.pipe_ready_i;   // the stand-in's handshake
+    const bool pipe_mon = t.pipe_mon_valid_o;                    // any model: CP -> pipeline
     PipeCommand cmd;
-    if (pipe_fire) {
-      tb::SignalRef sig(t.pipe_cmd_o);
+    if (pipe_mon) {
+      tb::SignalRef sig(t.pipe_mon_cmd_o);
       const mem::Bits b(static_cast<unsigned>(sig.bytes() * 8), sig.read_words());
       cmd.opcode = static_cast<std::uint8_t>(b.get(269, 8));
       cmd.queue = static_cast<std::uint8_t>(b.get(266, 3));
@@ -259,8 +299,8 @@ struct GpuSim::Impl {
         for (unsigned i = 0; i < 64; ++i) f.req.wdata[i] = static_cast<std::uint8_t>(pipe_log.size() + i);
       }
       inflight.push_back(f);
-      pipe_log.push_back(std::move(cmd));
     }
+    if (pipe_mon) pipe_log.push_back(std::move(cmd));
     if (pipe_req_fire) {
       pipe_client_busy = false;
       inflight[pipe_write_idx].write_sent = true;
@@ -325,17 +365,17 @@ struct GpuSim::Impl {
     std::uint32_t valid = 0;
     if (hmem_busy && !hmem_accepted) valid |= 1U << kHostClient;
     if (pipe_client_busy) valid |= 1U << kPipeClient;
-    t.pc_req_valid_i = valid;
-    t.pc_rsp_ready_i = 3;
+    t.pc_req_valid_i = valid & pc_mask;
+    t.pc_rsp_ready_i = pc_mask;
   }
 
-  mem::Rsp host_transact(const mem::Req& r) {
+  mem::Rsp host_transact(const mem::Req& r) override {
     hmem_req = r;
     hmem_busy = true;
     hmem_accepted = false;
     hmem_got = false;
     mem::write_port(tb::SignalRef(top->pc_req_i), mem::pack(r), kHostClient);
-    top->pc_req_valid_i = top->pc_req_valid_i | (1U << kHostClient);
+    top->pc_req_valid_i = (top->pc_req_valid_i | (1U << kHostClient)) & pc_mask;
     for (std::uint64_t c = 0; !hmem_got; ++c) {
       if (c > 200000) throw std::runtime_error(fmt::format("host memory port: no response to {}", mem::describe(r)));
       cycle_once();
@@ -343,47 +383,76 @@ struct GpuSim::Impl {
     hmem_busy = false;
     return hmem_rsp;
   }
+
+  void reset_and_load(const std::vector<std::uint32_t>& words) override {
+    V& t = *top;
+    // A real falling edge of rst_ni before the first clock edge: every asynchronously reset
+    // flop (and the CP's derived reset cp_rst_nq) is reset before any assertion samples it.
+    // Starting with rst_ni already 0 from the random initial values gives no edge, and the
+    // first clock edge would see random state in the CP's reset domain.
+    t.clk_i = 0;
+    t.rst_ni = 1;
+    t.eval();
+    t.rst_ni = 0;
+    t.eval();
+    t.s_axil_awvalid_i = t.s_axil_wvalid_i = t.s_axil_arvalid_i = 0;
+    t.s_axil_bready_i = t.s_axil_rready_i = 1;
+    t.pipe_ready_i = 0;
+    t.pipe_done_i = 0;
+    t.cache_done_i = 0;
+    t.pc_req_valid_i = 0;
+    t.pc_rsp_ready_i = pc_mask;
+    t.rom_load_we_i = 0;
+    dram.reset_interface();
+    drive_axi_slave(t, dram.outputs());
+    for (int i = 0; i < 4; ++i) cycle_once();
+    t.rst_ni = 1;
+    cycle_once();
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      t.rom_load_we_i = 1;
+      t.rom_load_addr_i = static_cast<std::uint16_t>(i);
+      t.rom_load_data_i = words[i];
+    cycle_once();
+  }
+  t.rom_load_we_i = 0;
+    cycle_once();
+  }
+
+  void start_reg_access(bool write, std::uint32_t offset, std::uint32_t value) override {
+    top->s_axil_awvalid_i = write;
+    top->s_axil_wvalid_i = write;
+    top->s_axil_awaddr_i = static_cast<std::uint16_t>(offset);
+    top->s_axil_wdata_i = value;
+    top->s_axil_wstrb_i = 0xf;
+    top->s_axil_arvalid_i = !write;
+    top->s_axil_araddr_i = static_cast<std::uint16_t>(offset);
+  }
 };
 
-GpuSim::GpuSim(GpuSimConfig cfg) : p_(std::make_unique<Impl>(std::move(cfg))) {}
+}  // namespace
+
+namespace {
+std::unique_ptr<GpuSim::Impl> make_impl(GpuSimConfig cfg) {
+  switch (cfg.slices) {
+    case 0: return std::make_unique<ModelImpl<Vgpu_cp>>(std::move(cfg), 2);
+    case 1: return std::make_unique<ModelImpl<Vgpu_n1>>(std::move(cfg), 1);
+    case 2: return std::make_unique<ModelImpl<Vgpu_n2>>(std::move(cfg), 1);
+    case 4: return std::make_unique<ModelImpl<Vgpu_n4>>(std::move(cfg), 1);
+    default:
+      throw std::invalid_argument(fmt::format(
+          "GpuSim: no GPU model with {} slices is built (models: 0 = pipeline stand-in, 1, 2, 4)", cfg.slices));
+  }
+}
+}  // namespace
+
+GpuSim::GpuSim(GpuSimConfig cfg) : p_(make_impl(std::move(cfg))) {}
 GpuSim::~GpuSim() = default;
 
 void GpuSim::reset() {
-  Vgpu_cp& t = *p_->top;
-  // A real falling edge of rst_ni before the first clock edge: every asynchronously reset
-  // flop (and the CP's derived reset cp_rst_nq) is reset before any assertion samples it.
-  // Starting with rst_ni already 0 from the random initial values gives no edge, and the
-  // first clock edge would see random state in the CP's reset domain.
-  t.clk_i = 0;
-  t.rst_ni = 1;
-  t.eval();
-  t.rst_ni = 0;
-  t.eval();
-  t.s_axil_awvalid_i = t.s_axil_wvalid_i = t.s_axil_arvalid_i = 0;
-  t.s_axil_bready_i = t.s_axil_rready_i = 1;
-  t.pipe_ready_i = 0;
-  t.pipe_done_i = 0;
-  t.cache_done_i = 0;
-  t.pc_req_valid_i = 0;
-  t.pc_rsp_ready_i = 3;
-  t.rom_load_we_i = 0;
-  p_->dram.reset_interface();
-  drive_axi_slave(t, p_->dram.outputs());
-  for (int i = 0; i < 4; ++i) p_->cycle_once();
-  t.rst_ni = 1;
-  p_->cycle_once();
   // ROM image: the firmware build unless the configuration names another one.
   std::string hex = p_->cfg.firmware_hex.empty() ? std::string(TESSERA_CP_FW_HEX_DEFAULT) : p_->cfg.firmware_hex;
   if (hex.empty()) throw std::runtime_error("GpuSim: no firmware image configured");
-  const auto words = load_readmemh(hex, 4096);
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    t.rom_load_we_i = 1;
-    t.rom_load_addr_i = static_cast<std::uint16_t>(i);
-    t.rom_load_data_i = words[i];
-    p_->cycle_once();
-  }
-  t.rom_load_we_i = 0;
-  p_->cycle_once();
+  p_->reset_and_load(load_readmemh(hex, 4096));
   // The SLC walks its tag arrays after reset.
   for (unsigned c = 0; (reg_read(TS_SLC_BASE_ADDR + TS_SLC_STATUS_OFFSET) & TS_SLC_STATUS_BUSY_MASK); ++c)
     if (c > 10000) throw std::runtime_error("GpuSim: SLC still busy after reset");
@@ -411,13 +480,7 @@ GpuSim::RegResult GpuSim::reg_access(std::uint32_t offset, bool write, std::uint
   s.host_aw_done = s.host_w_done = false;
   s.host_done = false;
   s.host_phase = Impl::HostPhase::addr;
-  s.top->s_axil_awvalid_i = write;
-  s.top->s_axil_wvalid_i = write;
-  s.top->s_axil_awaddr_i = static_cast<std::uint16_t>(offset);
-  s.top->s_axil_wdata_i = value;
-  s.top->s_axil_wstrb_i = 0xf;
-  s.top->s_axil_arvalid_i = !write;
-  s.top->s_axil_araddr_i = static_cast<std::uint16_t>(offset);
+  s.start_reg_access(write, offset, value);
   for (std::uint64_t c = 0; !s.host_done; ++c) {
     if (c > s.cfg.reg_timeout)
       throw std::runtime_error(fmt::format("GpuSim: register {} of 0x{:04x} not answered in {} cycles",
@@ -485,13 +548,28 @@ std::uint32_t GpuSim::mem_read32(std::uint32_t addr) {
   return b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<std::uint32_t>(b[3]) << 24);
 }
 
-bool GpuSim::irq() const { return p_->top->irq_o; }
-std::uint32_t GpuSim::fw_status() const { return p_->top->fw_status_o; }
+bool GpuSim::irq() const { return p_->irq(); }
+std::uint32_t GpuSim::fw_status() const { return p_->fw_status(); }
+unsigned GpuSim::slices() const { return p_->cfg.slices; }
+bool GpuSim::pipe_busy() const { return p_->pipe_busy(); }
+std::vector<SliceStats> GpuSim::slice_stats() const {
+  std::vector<SliceStats> out;
+  const auto w = p_->pipe_stats();
+  for (unsigned s = 0; s < p_->cfg.slices; ++s) {
+    SliceStats st;
+    for (unsigned k = 0; k < SliceStats::kWords; ++k) st.word[k] = w.at(s * SliceStats::kWords + k);
+    out.push_back(st);
+  }
+  return out;
+}
 std::uint64_t GpuSim::instructions_retired() const { return p_->instret; }
 std::uint64_t GpuSim::core_cycles() const { return p_->core_cycles; }
 const std::vector<PipeCommand>& GpuSim::pipe_log() const { return p_->pipe_log; }
 void GpuSim::clear_pipe_log() { p_->pipe_log.clear(); }
-std::size_t GpuSim::pipe_in_flight() const { return p_->inflight.size(); }
+std::size_t GpuSim::pipe_in_flight() const {
+  if (p_->cfg.slices == 0) return p_->inflight.size();
+  return static_cast<std::uint32_t>(p_->pipe_issued() - p_->pipe_done_count());
+}
 const std::string& GpuSim::console() const { return p_->console; }
 DramModel& GpuSim::dram() { return p_->dram; }
 const GpuSimConfig& GpuSim::config() const { return p_->cfg; }

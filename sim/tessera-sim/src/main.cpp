@@ -210,22 +210,19 @@ int cmd_run(RunArgs a) {
   if ((a.trace_start != 0 || a.trace_end) && a.trace.empty()) throw UsageError("--trace-start/--trace-end need --trace FILE.fst");
   if (a.trace_end && *a.trace_end < a.trace_start)
     throw UsageError(fmt::format("--trace-end {} is before --trace-start {}", *a.trace_end, a.trace_start));
+  if (a.backend == "rtl" && a.slices != 1 && a.slices != 2 && a.slices != 4)
+    throw UsageError(fmt::format("--slices {}: the RTL GPU is built with 1, 2 or 4 slices (models gpu_n1, gpu_n2, "
+                                 "gpu_n4); the reference backend takes any count",
+                                 a.slices));
+  // The RTL renders by itself; the reference device renders with the C++ reference renderer.
   std::unique_ptr<FrameRenderer> renderer;
 #ifdef TESSERA_HAVE_REF_RENDER
   if (!a.no_render && a.backend == "ref") renderer = std::make_unique<RefFrameRenderer>();
 #endif
-  if (!a.no_render && !renderer) {
-    if (a.backend == "rtl")
-      throw UsageError(
-          "no renderer is available yet for --backend rtl: the raster slices are not in gpu_top, so the RTL "
-          "renders no pixels and no frame PNG can be produced. Use --backend ref for pictures from the C++ "
-          "reference renderer, or --no-render for the RTL's command stream and statistics without pictures "
-          "(docs/tessera-sim.md \"What works today\")");
+  if (!a.no_render && !renderer && a.backend == "ref")
     throw UsageError(
-        "no renderer is available yet: the reference renderer (sim/raster, tessera_ref_render) is not built in, "
-        "so no frame PNG can be produced. Run with --no-render for the command stream and statistics without "
-        "pictures (docs/tessera-sim.md \"What works today\")");
-  }
+        "no renderer is available: the reference renderer (sim/raster, tessera_ref_render) is not built in, "
+        "so no frame PNG can be produced. Run with --no-render for the command stream and statistics");
 
   Scene sc = load_scene(scene_path);
   if (a.width) sc.width = *a.width;
@@ -270,6 +267,8 @@ int cmd_run(RunArgs a) {
     std::fprintf(stderr, "tessera-sim: %s: %u frame(s) of %zu triangles, %ux%u, backend %s\n", scene_path.c_str(),
                  s.frames, ls.triangles(), s.width, s.height, a.backend.c_str());
 
+  const bool renders = !a.no_render && (renderer || a.backend == "rtl");
+  const std::string renderer_name = !renders ? "" : renderer ? std::string(renderer->name()) : "rtl";
   SceneRunner runner(ls, rc, renderer.get());
   std::vector<std::pair<fs::path, fs::path>> moves;
   const fs::path out(a.out);
@@ -279,7 +278,7 @@ int cmd_run(RunArgs a) {
     FrameStats st = runner.run_frame(f);
     frames.push_back(st);
     add(total, st);
-    if (renderer) {
+    if (renders) {
       const std::string name = fmt::format("frame_{:04d}.png", f);
       if (!write_png(stage.tmp(name).string(), s.width, s.height, runner.read_screen()))
         throw std::runtime_error(fmt::format("cannot write {}", stage.tmp(name).string()));
@@ -306,8 +305,8 @@ int cmd_run(RunArgs a) {
                   {"mode", a.mode},
                   {"bin_size", a.bin_size},
                   {"seed", a.seed},
-                  {"render", renderer != nullptr},
-                  {"renderer", renderer ? json(std::string(renderer->name())) : json(nullptr)},
+                  {"render", renders},
+                  {"renderer", renders ? json(renderer_name) : json(nullptr)},
                   {"trace", a.trace.empty() ? json(nullptr) : json(a.trace)},
                   {"energy_config", a.energy}};
   json fj = json::array();
@@ -348,9 +347,9 @@ int cmd_run(RunArgs a) {
   for (std::size_t i = 0; i < frames.size(); ++i) row(std::to_string(frames[i].frame), frames[i], fj[i]);
   row("total", total, j["total"]);
   std::printf("\nstatistics: %s\n", (out / "stats.json").string().c_str());
-  if (renderer)
+  if (renders)
     std::printf("pictures:   %s/frame_0000.png .. frame_%04u.png (%s)\n",
-                out.string().c_str(), s.frames - 1, std::string(renderer->name()).c_str());
+                out.string().c_str(), s.frames - 1, renderer_name.c_str());
   else
     std::printf("pictures:   none (%s)\n", a.no_render ? "--no-render" : "no renderer");
   if (!a.trace.empty()) std::printf("waveform:   %s\n", a.trace.c_str());
@@ -405,7 +404,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--energy", a.energy, "Energy model constants (YAML)")->capture_default_str();
   run->add_option("--bin-size", a.bin_size, "Fine bin (tile) size in pixels")->check(CLI::IsMember({16u, 32u, 64u}))->capture_default_str();
-  run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG (required with --backend rtl until the slices are in gpu_top)");
+  run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG");
   run->add_flag("--quiet,-q", a.quiet, "No progress and no summary");
   run->add_flag("--json", a.json, "Print stats.json on stdout instead of the summary; nothing else");
 

@@ -62,11 +62,11 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     dev_ = std::move(d);
   } else if (cfg_.backend == "rtl") {
     GpuSimConfig gc;
+    gc.slices = cfg_.slices;   // the whole GPU: CP, pipeline (gpu_n<slices>), memory system
     gc.seed = cfg_.seed;
     gc.wave_file = cfg_.wave_file;
     gc.wave_start = cfg_.wave_start;
     gc.wave_end = cfg_.wave_end;
-    gc.pipe_draw_writes = false;  // the stand-in's marker lines are for the CP benches, not scenes
     gc.echo_console = false;
     auto d = std::make_unique<RtlDevice>(gc, cfg_.memory_bytes);
     rtl_ = d.get();

@@ -1,8 +1,12 @@
-// GpuSim: the verilated GPU (rtl/gpu/gpu_top.sv, model gpu_cp) with the C++ DRAM model, a
-// host that talks to it through the AXI4-Lite register port and a coherent host memory port,
-// and a stand-in for the pipeline (PC_US and the slices, which later issues build): it accepts
-// the CP's pipeline commands with random backpressure, records them, writes one line tagged
-// with the command's DSID for every DRAW, and reports completion in order.
+// GpuSim: the verilated GPU (rtl/gpu/gpu_top.sv) with the C++ DRAM model and a host that talks
+// to it through the AXI4-Lite register port and a coherent host memory port.
+//
+// GpuSimConfig::slices picks the model: 1, 2 or 4 (gpu_n1/n2/n4) is the whole GPU, the CP
+// driving the real pipeline (pipe_top: sliced geometry and raster slices); 0 (gpu_cp) is the
+// CP and memory system with a stand-in for the pipeline that accepts the CP's commands with
+// random backpressure, writes one line tagged with the command's DSID for every DRAW, and
+// reports completion in order after a random latency (the CP system tests control timing
+// with it). Every model logs the CP's pipeline commands (pipe_log).
 //
 // Synchronous and free of the test harness: the driver's RTL device backend and tessera-sim
 // step it directly; the CP system tests use it from GoogleTest.
@@ -33,14 +37,27 @@ struct PipeCommand {
 };
 std::string describe(const PipeCommand& c);
 
+// Statistics of one slice (pipe_top stat_o, docs/pipeline.md): wrapping 32-bit counters.
+struct SliceStats {
+  static constexpr unsigned kWords = 16;
+  enum Word : unsigned {
+    kTris = 0, kBins, kBinPrims, kQuads, kFrags, kFragsPassed, kLineReads, kLineWrites, kTexHits,
+    kTexMisses, kLoadCycles, kSetupCycles, kRasterCycles, kStoreCycles, kBusyCycles, kGeomTris
+  };
+  std::uint32_t word[kWords] = {};
+  std::uint32_t operator[](Word w) const { return word[w]; }
+};
+
 struct GpuSimConfig {
+  unsigned slices = 0;                   // 0: pipeline stand-in (gpu_cp); 1, 2, 4: whole GPU
   std::uint64_t seed = 1;
   DramConfig dram{};
   std::string firmware_hex;              // $readmemh ROM image; empty: TESSERA_CP_FW_HEX (build)
   std::string wave_file;                 // FST; empty: no waveform
   std::uint64_t wave_start = 0;          // cycle window of the waveform
   std::uint64_t wave_end = ~std::uint64_t{0};
-  double pipe_ready_prob = 1.0;          // pipeline stand-in: P(ready) per cycle
+  // Pipeline stand-in (slices = 0) only:
+  double pipe_ready_prob = 1.0;          // P(ready) per cycle
   unsigned pipe_min_latency = 4;         // cycles from acceptance to completion
   unsigned pipe_max_latency = 24;
   bool pipe_draw_writes = true;          // a DRAW writes the line at its vertex_addr, tagged
@@ -82,6 +99,9 @@ class GpuSim {
 
   bool irq() const;
   std::uint32_t fw_status() const;
+  unsigned slices() const;
+  bool pipe_busy() const;                       // the pipeline holds work (always false: stand-in)
+  std::vector<SliceStats> slice_stats() const;  // one per slice (none: stand-in)
   std::uint64_t instructions_retired() const;
   std::uint64_t core_cycles() const;   // cycles the core was out of reset
   const std::vector<PipeCommand>& pipe_log() const;
@@ -97,8 +117,9 @@ class GpuSim {
   // Retired-instruction hook (pc, insn), e.g. for a trace.
   void on_retire(std::function<void(std::uint32_t pc, std::uint32_t insn)> cb);
 
+ struct Impl;   // (defined in gpu_sim.cpp)
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> p_;
 };
 

@@ -28,7 +28,7 @@ class RtlDevice;
 
 struct RunConfig {
   std::string backend = "rtl";  // "rtl" (RtlDevice) or "ref" (driver::RefDevice)
-  uint32_t slices = 4;          // 1..8; recorded (gpu_top has no slices yet)
+  uint32_t slices = 4;          // rtl: the GPU model's slices (1, 2 or 4); ref: recorded
   uint64_t seed = 1;
   uint64_t memory_bytes = 16u << 20;  // both backends, so allocations land at the same addresses
   std::string wave_file;              // rtl only: FST of the cycle window

@@ -1,0 +1,276 @@
+// pipe_top -- the GPU pipeline behind the command processor: the sliced geometry front end
+// (geom_top: PC_US, NUM_SLICES geometry slices, VPC_US) and, per slice, VPCBE_S and a raster
+// slice (PBB binner, TSE, GRAS, FS/TP, RB). docs/pipeline.md is the manual.
+//
+// Sources: 001_3630ef805e8956e2.txt (Qualcomm sliced GPU; the slice structure and VPCBE_S),
+// 000_b9c7be2d27aa8181.txt (AMD; primitive batch binning in the raster slices);
+// ARCHITECTURE.md 5.3 and 5.4.
+//
+// Commands and completion. Every CP command enters geom_top in order. Commands the raster
+// slices execute (pipe_cmd_map) leave geom_top on its side output after the triangles of the
+// draws before them and are broadcast to every VPCBE_S. A completion tracker holds one entry
+// per accepted command, in order: a command is complete (pipe_done_o) when geom_top has
+// completed it and, if the raster slices execute it, when every raster slice has completed it
+// too. So RENDERPASS_END is complete only when every slice has stored its tiles and had every
+// write acknowledged, which is what the CP's FENCE and DSID_DELETE wait for.
+// A DRAW is complete once its triangles are handed to the raster slices: its pixels are
+// written when their batch is rendered, and the commands that close batches (render-pass end,
+// DSID_SET, the cache maintenance below) complete after that.
+//
+// Slice-cache maintenance (cache_req_i, from the CP's FENCE with flush/invalidate): pipe_top
+// sends its own FENCE command down the same path, so every slice closes its batch, renders,
+// waits for its writes and (invalidate) drops its texel cache; cache_done_o pulses when that
+// command completes. It is not a CP command: it never counts in pipe_done_o.
+//
+// Memory clients: 0..N-1 the geometry slices' vertex fetch, N..2N-1 the raster slices.
+
+`include "prim_assert.svh"
+
+module pipe_top #(
+  parameter int unsigned NUM_SLICES  = 2,
+  parameter int unsigned BATCH_PRIMS = 64,
+  parameter int unsigned TRK_DEPTH   = 32,   // commands in flight
+  // Derived
+  localparam int unsigned NS       = NUM_SLICES,
+  localparam int unsigned NCl      = 2 * NUM_SLICES,
+  localparam int unsigned ReqW     = tessera_mem_pkg::MEM_REQ_W,
+  localparam int unsigned RspW     = tessera_mem_pkg::MEM_RSP_W,
+  localparam int unsigned STAT_N   = 16      // statistics words per slice (see stat_o)
+) (
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  // CP pipeline command port
+  input  logic                         pipe_valid_i,
+  output logic                         pipe_ready_o,
+  input  tessera_cp_pkg::pipe_cmd_t    pipe_cmd_i,
+  output logic                         pipe_done_o,
+  output logic                         err_o,
+  // slice-cache maintenance (cache_req_i held until cache_done_o)
+  input  logic                         cache_req_i,
+  input  logic                         cache_flush_i,
+  input  logic                         cache_invalidate_i,
+  output logic                         cache_done_o,
+  // GEOM register block
+  input  logic                         reg_req_valid_i,
+  output logic                         reg_req_ready_o,
+  input  tessera_regbus_pkg::reg_req_t reg_req_i,
+  output logic                         reg_rsp_valid_o,
+  output tessera_regbus_pkg::reg_rsp_t reg_rsp_o,
+  // memory clients
+  output logic [NCl-1:0]               mem_req_valid_o,
+  input  logic [NCl-1:0]               mem_req_ready_i,
+  output logic [NCl*ReqW-1:0]          mem_req_o,
+  input  logic [NCl-1:0]               mem_rsp_valid_i,
+  output logic [NCl-1:0]               mem_rsp_ready_o,
+  input  logic [NCl*RspW-1:0]          mem_rsp_i,
+  // status and statistics
+  output logic                         busy_o,
+  // per slice s, word w at [(s*STAT_N + w)*32 +: 32] (wrapping counters):
+  //  0 triangles in, 1 bins rendered, 2 sum of bin popcounts, 3 quads, 4 fragments,
+  //  5 fragments passing depth, 6 line reads, 7 line writes, 8 texel hits, 9 texel misses,
+  //  10 tile-load cycles, 11 setup cycles, 12 raster cycles, 13 tile-store cycles,
+  //  14 busy cycles, 15 geometry triangles delivered to this slice
+  output logic [NS*STAT_N*32-1:0]      stat_o
+);
+
+  localparam int unsigned CrW = 8;   // completion credits (bounded by TRK_DEPTH)
+
+  // ============================================================================================
+  // Input: CP commands, or pipe_top's own FENCE for cache maintenance
+  // ============================================================================================
+  typedef enum logic [1:0] {K_GEOM = 2'd0, K_RAST = 2'd1, K_CACHE = 2'd2} kind_e;
+
+  logic                      inj_sent_q, inj, g_valid, g_ready, g_fire;
+  tessera_cp_pkg::pipe_cmd_t inj_cmd, g_cmd;
+  logic                      trk_wready, trk_rvalid, trk_rready;
+  logic [1:0]                trk_rdata;
+  logic                      in_to_raster;
+  tessera_raster_pkg::rin_t  unused_in_rin;
+
+  always_comb begin
+    inj_cmd        = '0;
+    inj_cmd.opcode = tessera_spec_pkg::TS_OP_FENCE;
+    inj_cmd.nargs  = 4'd1;
+    inj_cmd.args[0] = cache_invalidate_i;
+  end
+  assign inj     = cache_req_i && !inj_sent_q;
+  assign g_valid = (inj || pipe_valid_i) && trk_wready;
+  assign g_cmd   = inj ? inj_cmd : pipe_cmd_i;
+  assign g_fire  = g_valid && g_ready;
+  assign pipe_ready_o = !inj && g_ready && trk_wready;
+
+  pipe_cmd_map u_map_in (.cmd_i(g_cmd), .to_raster_o(in_to_raster), .rin_o(unused_in_rin));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) inj_sent_q <= 1'b0;
+    else         inj_sent_q <= cache_req_i && (inj_sent_q || (inj && g_fire));
+  end
+
+  // ---- completion tracker ------------------------------------------------------------------
+  kind_e in_kind;
+  assign in_kind = inj ? K_CACHE : (in_to_raster ? K_RAST : K_GEOM);
+  logic unused_trk_full, unused_trk_empty;
+  logic [$clog2(TRK_DEPTH+1)-1:0] unused_trk_depth;
+  prim_fifo_sync #(.WIDTH(2), .DEPTH(TRK_DEPTH), .FALL_THROUGH(0)) u_trk (
+    .clk_i, .rst_ni, .clr_i(1'b0),
+    .wvalid_i(g_fire), .wready_o(trk_wready), .wdata_i(in_kind),
+    .rvalid_o(trk_rvalid), .rready_i(trk_rready), .rdata_o(trk_rdata),
+    .full_o(unused_trk_full), .empty_o(unused_trk_empty), .depth_o(unused_trk_depth));
+
+  logic            geom_done;
+  logic [NS-1:0]   r_done;
+  logic [CrW-1:0]  g_cred_q;
+  logic [NS*CrW-1:0] r_cred_q;
+  logic            r_all;
+  always_comb begin
+    r_all = 1'b1;
+    for (int unsigned s = 0; s < NS; s++) if (r_cred_q[s*CrW +: CrW] == '0) r_all = 1'b0;
+  end
+  kind_e head_kind;
+  assign head_kind  = kind_e'(trk_rdata);
+  assign trk_rready = trk_rvalid && g_cred_q != '0 && (head_kind == K_GEOM || r_all);
+
+  logic done_q, cdone_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      g_cred_q <= '0;
+      r_cred_q <= '0;
+      done_q   <= 1'b0;
+      cdone_q  <= 1'b0;
+    end else begin
+      g_cred_q <= g_cred_q + CrW'(geom_done) - CrW'(trk_rready);
+      for (int unsigned s = 0; s < NS; s++) begin
+        r_cred_q[s*CrW +: CrW] <= r_cred_q[s*CrW +: CrW] + CrW'(r_done[s]) -
+                                  CrW'(trk_rready && head_kind != K_GEOM);
+      end
+      done_q  <= trk_rready && head_kind != K_CACHE;
+      cdone_q <= trk_rready && head_kind == K_CACHE;
+    end
+  end
+  assign pipe_done_o  = done_q;
+  assign cache_done_o = cdone_q;
+
+  // ============================================================================================
+  // Geometry front end
+  // ============================================================================================
+  logic                       side_valid, side_ready;
+  tessera_cp_pkg::pipe_cmd_t  side_cmd;
+  logic [NS-1:0]              tri_valid, tri_ready;
+  logic [NS*geom_pkg::TRI_W-1:0] tris;
+  logic [NS-1:0]              rd_req_valid, rd_req_ready, rd_rsp_valid;
+  logic [NS*geom_pkg::RD_REQ_W-1:0] rd_req;
+  logic [NS*geom_pkg::STRI_W-1:0]   rd_rsp;
+
+  geom_top #(.NUM_SLICES(NS)) u_geom (
+    .clk_i, .rst_ni,
+    .pipe_valid_i(g_valid), .pipe_ready_o(g_ready), .pipe_cmd_i(g_cmd),
+    .pipe_done_o(geom_done), .err_o,
+    .side_valid_o(side_valid), .side_ready_i(side_ready), .side_cmd_o(side_cmd),
+    .mem_req_valid_o(mem_req_valid_o[NS-1:0]), .mem_req_ready_i(mem_req_ready_i[NS-1:0]),
+    .mem_req_o(mem_req_o[NS*ReqW-1:0]),
+    .mem_rsp_valid_i(mem_rsp_valid_i[NS-1:0]), .mem_rsp_ready_o(mem_rsp_ready_o[NS-1:0]),
+    .mem_rsp_i(mem_rsp_i[NS*RspW-1:0]),
+    .tri_valid_o(tri_valid), .tri_ready_i(tri_ready), .tri_o(tris),
+    .rd_req_valid_i(rd_req_valid), .rd_req_ready_o(rd_req_ready), .rd_req_i(rd_req),
+    .rd_rsp_valid_o(rd_rsp_valid), .rd_rsp_o(rd_rsp),
+    .reg_req_valid_i, .reg_req_ready_o, .reg_req_i, .reg_rsp_valid_o, .reg_rsp_o);
+
+  // ---- side output: raster commands broadcast to every slice, the rest dropped -------------
+  logic                     side_to_raster;
+  tessera_raster_pkg::rin_t side_rin;
+  logic [NS-1:0]            sent_q, bc_valid, bc_ready;
+  pipe_cmd_map u_map_side (.cmd_i(side_cmd), .to_raster_o(side_to_raster), .rin_o(side_rin));
+
+  assign bc_valid   = {NS{side_valid && side_to_raster}} & ~sent_q;
+  assign side_ready = !side_to_raster || (&(sent_q | bc_ready));
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)                       sent_q <= '0;
+    else if (side_valid && side_ready) sent_q <= '0;
+    else                               sent_q <= sent_q | (bc_valid & bc_ready);
+  end
+
+  // ============================================================================================
+  // Per slice: VPCBE_S and the raster slice
+  // ============================================================================================
+  logic [NS-1:0] r_busy;
+  for (genvar s = 0; s < NS; s++) begin : gen_slice
+    logic                     in_valid, in_ready;
+    tessera_raster_pkg::rin_t rin;
+    tessera_mem_pkg::mem_req_t req;
+    tessera_mem_pkg::mem_rsp_t rsp;
+    logic                     bs_valid;
+    logic [6:0]               bs_tx, bs_ty;
+    logic [BATCH_PRIMS-1:0]   bs_mask;
+    logic [7:0]               bs_count;
+    logic [31:0]              busy_cyc_q, tri_cnt_q;
+
+    raster_vpcbe #(.SLICE_IDX(s), .NUM_SLICES(NS)) u_vpcbe (
+      .clk_i, .rst_ni,
+      .tri_valid_i(tri_valid[s]), .tri_ready_o(tri_ready[s]),
+      .tri_i(tris[s*geom_pkg::TRI_W +: geom_pkg::TRI_W]),
+      .rd_req_valid_o(rd_req_valid[s]), .rd_req_ready_i(rd_req_ready[s]),
+      .rd_req_o(rd_req[s*geom_pkg::RD_REQ_W +: geom_pkg::RD_REQ_W]),
+      .rd_rsp_valid_i(rd_rsp_valid[s]), .rd_rsp_i(rd_rsp[s*geom_pkg::STRI_W +: geom_pkg::STRI_W]),
+      .cmd_valid_i(bc_valid[s]), .cmd_ready_o(bc_ready[s]), .cmd_i(side_rin),
+      .out_valid_o(in_valid), .out_ready_i(in_ready), .out_o(rin));
+
+    assign mem_req_o[(NS+s)*ReqW +: ReqW] = req;
+    assign rsp = mem_rsp_i[(NS+s)*RspW +: RspW];
+
+    raster_slice #(.BATCH_PRIMS(BATCH_PRIMS), .SLICE_NUM(NS), .SLICE_INDEX(s)) u_raster (
+      .clk_i, .rst_ni,
+      .in_valid_i(in_valid), .in_ready_o(in_ready), .in_i(rin),
+      .done_o(r_done[s]), .busy_o(r_busy[s]),
+      .mem_req_valid_o(mem_req_valid_o[NS+s]), .mem_req_ready_i(mem_req_ready_i[NS+s]),
+      .mem_req_o(req),
+      .mem_rsp_valid_i(mem_rsp_valid_i[NS+s]), .mem_rsp_ready_o(mem_rsp_ready_o[NS+s]),
+      .mem_rsp_i(rsp),
+      // binning bitstream seam: the tile prefetcher plugs in here (docs/raster.md)
+      .bs_valid_o(bs_valid), .bs_ready_i(1'b1), .bs_tx_o(bs_tx), .bs_ty_o(bs_ty),
+      .bs_mask_o(bs_mask), .bs_count_o(bs_count),
+      .cnt_tris_o    (stat_o[(s*STAT_N + 0)*32 +: 32]),
+      .cnt_bins_o    (stat_o[(s*STAT_N + 1)*32 +: 32]),
+      .cnt_binprims_o(stat_o[(s*STAT_N + 2)*32 +: 32]),
+      .cnt_quads_o   (stat_o[(s*STAT_N + 3)*32 +: 32]),
+      .cnt_frags_o   (stat_o[(s*STAT_N + 4)*32 +: 32]),
+      .cnt_pass_o    (stat_o[(s*STAT_N + 5)*32 +: 32]),
+      .cnt_rd_o      (stat_o[(s*STAT_N + 6)*32 +: 32]),
+      .cnt_wr_o      (stat_o[(s*STAT_N + 7)*32 +: 32]),
+      .cnt_tex_hit_o (stat_o[(s*STAT_N + 8)*32 +: 32]),
+      .cnt_tex_miss_o(stat_o[(s*STAT_N + 9)*32 +: 32]),
+      .cyc_load_o    (stat_o[(s*STAT_N + 10)*32 +: 32]),
+      .cyc_setup_o   (stat_o[(s*STAT_N + 11)*32 +: 32]),
+      .cyc_raster_o  (stat_o[(s*STAT_N + 12)*32 +: 32]),
+      .cyc_store_o   (stat_o[(s*STAT_N + 13)*32 +: 32]));
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        busy_cyc_q <= '0;
+        tri_cnt_q  <= '0;
+      end else begin
+        if (r_busy[s])                      busy_cyc_q <= busy_cyc_q + 32'd1;
+        if (tri_valid[s] && tri_ready[s])   tri_cnt_q  <= tri_cnt_q + 32'd1;
+      end
+    end
+    assign stat_o[(s*STAT_N + 14)*32 +: 32] = busy_cyc_q;
+    assign stat_o[(s*STAT_N + 15)*32 +: 32] = tri_cnt_q;
+
+    logic unused_bs;
+    assign unused_bs = ^{bs_valid, bs_tx, bs_ty, bs_mask, bs_count};
+  end
+
+  assign busy_o = trk_rvalid || (|r_busy);
+
+  logic unused;
+  assign unused = ^{cache_flush_i, unused_in_rin};
+
+  `ASSERT_INIT(Params_A, NUM_SLICES >= 1 && NUM_SLICES <= 8 && TRK_DEPTH >= 2 && TRK_DEPTH < 128)
+  // Completions never run ahead of the commands they complete.
+  `ASSERT(GeomDoneHasCommand_A, geom_done |-> trk_rvalid || g_fire)
+  `ASSERT(NoCreditOverflow_A, g_cred_q != '1)
+  // A slice never completes a command nobody sent it.
+  `ASSERT(RasterDoneHasCommand_A, |r_done |-> trk_rvalid)
+  // The CP asks for maintenance only with a flush or an invalidate to do.
+  `ASSERT(CacheReqHasOp_A, cache_req_i |-> cache_flush_i || cache_invalidate_i)
+
+endmodule
