@@ -52,6 +52,8 @@ struct RunArgs {
   std::string backend = "rtl";
   std::string energy = kSourceDir + "/sim/tessera-sim/config/energy.yaml";
   uint32_t bin_size = 32;
+  std::string distribution = "round-robin";
+  uint32_t subbatch = 256;
   bool no_render = false;
   bool quiet = false;
   bool json = false;
@@ -147,12 +149,40 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                        {"index_bytes", st.index_bytes}};
   j["commands"] = json{{"command_dwords", st.command_dwords}, {"pipe_commands", st.pipe_commands}};
   json slices = json::array();
-  for (uint32_t s = 0; s < a.slices; ++s)
-    slices.push_back(json{{"slice", s}, {"primitives", nullptr}, {"fragments", nullptr}, {"busy_cycles", nullptr}});
+  for (uint32_t s = 0; s < a.slices; ++s) {
+    if (s < st.slices.size()) {
+      const SliceFrameStats& f = st.slices[s];
+      slices.push_back(json{{"slice", s},
+                            {"primitives", f.triangles},
+                            {"bins", f.bins},
+                            {"bin_primitives", f.bin_primitives},
+                            {"quads", f.quads},
+                            {"fragments", f.fragments},
+                            {"fragments_passed", f.fragments_passed},
+                            {"line_reads", f.line_reads},
+                            {"line_writes", f.line_writes},
+                            {"texel_hits", f.texel_hits},
+                            {"texel_misses", f.texel_misses},
+                            {"busy_cycles", f.busy_cycles}});
+    } else {
+      slices.push_back(json{{"slice", s}, {"primitives", nullptr}, {"fragments", nullptr}, {"busy_cycles", nullptr}});
+    }
+  }
   j["slices"] = slices;
   EnergyInputs in;
   if (st.dram_read_bytes) in.dram_bytes = static_cast<double>(*st.dram_read_bytes + *st.dram_write_bytes);
   if (st.slc) in.slc_accesses = static_cast<double>(st.slc->reads + st.slc->writes);
+  if (!st.slices.empty()) {
+    // GMEM (the RB tile buffer): a depth read and a write per fragment, 16 pixels per tile
+    // line moved in or out (docs/tessera-sim.md "Energy").
+    double gmem = 0, busy = 0;
+    for (const SliceFrameStats& f : st.slices) {
+      gmem += 2.0 * static_cast<double>(f.fragments) + 16.0 * static_cast<double>(f.line_reads + f.line_writes);
+      busy += static_cast<double>(f.busy_cycles);
+    }
+    in.gmem_accesses = gmem;
+    in.active_slice_cycles = busy;
+  }
   const EnergyEstimate e = estimate_energy(ecfg, in);
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   j["energy"] = json{{"total_pj", e.total_pj}, {"dram_pj", opt(e.dram_pj)},   {"slc_pj", opt(e.slc_pj)},
@@ -188,6 +218,22 @@ void add(FrameStats& s, const FrameStats& f) {
   s.index_bytes += f.index_bytes;
   s.command_dwords += f.command_dwords;
   s.pipe_commands += f.pipe_commands;
+  if (s.slices.size() < f.slices.size()) s.slices.resize(f.slices.size());
+  for (std::size_t i = 0; i < f.slices.size(); ++i) {
+    SliceFrameStats& t = s.slices[i];
+    const SliceFrameStats& x = f.slices[i];
+    t.triangles += x.triangles;
+    t.bins += x.bins;
+    t.bin_primitives += x.bin_primitives;
+    t.quads += x.quads;
+    t.fragments += x.fragments;
+    t.fragments_passed += x.fragments_passed;
+    t.line_reads += x.line_reads;
+    t.line_writes += x.line_writes;
+    t.texel_hits += x.texel_hits;
+    t.texel_misses += x.texel_misses;
+    t.busy_cycles += x.busy_cycles;
+  }
 }
 
 std::string si(double v) {
@@ -253,6 +299,8 @@ int cmd_run(RunArgs a) {
   RunConfig rc;
   rc.backend = a.backend;
   rc.slices = a.slices;
+  rc.least_loaded = a.distribution == "least-loaded";
+  rc.subbatch = a.subbatch;
   rc.seed = a.seed;
   rc.bin_size = a.bin_size == 16 ? tessera::driver::BinSize::Px16
                                  : (a.bin_size == 64 ? tessera::driver::BinSize::Px64 : tessera::driver::BinSize::Px32);
@@ -304,6 +352,8 @@ int cmd_run(RunArgs a) {
                   {"slices", a.slices},
                   {"mode", a.mode},
                   {"bin_size", a.bin_size},
+                  {"distribution", a.distribution},
+                  {"subbatch", a.subbatch},
                   {"seed", a.seed},
                   {"render", renders},
                   {"renderer", renders ? json(renderer_name) : json(nullptr)},
@@ -346,6 +396,16 @@ int cmd_run(RunArgs a) {
   };
   for (std::size_t i = 0; i < frames.size(); ++i) row(std::to_string(frames[i].frame), frames[i], fj[i]);
   row("total", total, j["total"]);
+  if (!total.slices.empty()) {
+    std::printf("\n%6s %9s %9s %10s %10s %11s %8s\n", "slice", "tris", "bins", "fragments", "passed", "busy cyc", "busy");
+    for (std::size_t i = 0; i < total.slices.size(); ++i) {
+      const SliceFrameStats& f = total.slices[i];
+      std::printf("%6zu %9s %9s %10s %10s %11s %7.1f%%\n", i, si(static_cast<double>(f.triangles)).c_str(),
+                  si(static_cast<double>(f.bins)).c_str(), si(static_cast<double>(f.fragments)).c_str(),
+                  si(static_cast<double>(f.fragments_passed)).c_str(), si(static_cast<double>(f.busy_cycles)).c_str(),
+                  total.cycles ? 100.0 * static_cast<double>(f.busy_cycles) / static_cast<double>(total.cycles) : 0.0);
+    }
+  }
   std::printf("\nstatistics: %s\n", (out / "stats.json").string().c_str());
   if (renders)
     std::printf("pictures:   %s/frame_0000.png .. frame_%04u.png (%s)\n",
@@ -403,6 +463,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"rtl", "ref"}))
       ->capture_default_str();
   run->add_option("--energy", a.energy, "Energy model constants (YAML)")->capture_default_str();
+  run->add_option("--distribution", a.distribution, "PC_US sub-batch distribution over the slices")
+      ->check(CLI::IsMember({"round-robin", "least-loaded"}))
+      ->capture_default_str();
+  run->add_option("--subbatch", a.subbatch, "Primitives per PC_US sub-batch")->check(CLI::Range(16u, 1024u))->capture_default_str();
   run->add_option("--bin-size", a.bin_size, "Fine bin (tile) size in pixels")->check(CLI::IsMember({16u, 32u, 64u}))->capture_default_str();
   run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG");
   run->add_flag("--quiet,-q", a.quiet, "No progress and no summary");

@@ -88,6 +88,9 @@ void RefFrameRenderer::render(const std::vector<GpuPass>& passes, driver::Device
       }
     }
     r.renderpass_end();
+    quads_ += r.counters().quads;
+    frags_ += r.counters().frags;
+    pass_ += r.counters().pass;
   }
 }
 

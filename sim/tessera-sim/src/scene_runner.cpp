@@ -155,6 +155,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     slc0 = read_slc();
   }
   const std::size_t pipe0 = rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size();
+  const std::vector<SliceStats> slice0 = rtl_ ? rtl_->sim().slice_stats() : std::vector<SliceStats>{};
 
   const FramePlan plan = plan_frame(scene_, frame);
   std::vector<uint32_t> allocs;
@@ -194,7 +195,9 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     const uint32_t geom_state[] = {
         0x10000u, 0x10000u, gp.vp_offset_x, gp.vp_offset_y, cur_cull,
         TS_GEOM_TILE_SIZE_PUT(static_cast<uint32_t>(cfg_.bin_size)) | TS_GEOM_TILE_SKEW_PUT(1),
-        TS_GEOM_RT_SIZE_WIDTH_PUT(t.width) | TS_GEOM_RT_SIZE_HEIGHT_PUT(t.height)};
+        TS_GEOM_RT_SIZE_WIDTH_PUT(t.width) | TS_GEOM_RT_SIZE_HEIGHT_PUT(t.height),
+        TS_GEOM_SUBBATCH_SIZE_PUT(cfg_.subbatch),
+        TS_GEOM_DIST_POLICY_PUT(cfg_.least_loaded ? TS_DIST_POLICY_LEAST_LOADED : TS_DIST_POLICY_ROUND_ROBIN)};
     cb.set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET, geom_state);
     cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET, {gp.depth_state, gp.color_state, cur_ctrl, cur_base});
     cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET, {TS_RASTER_BIN_SIZE_PUT(static_cast<uint32_t>(cfg_.bin_size))});
@@ -279,10 +282,41 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     s.deleted_clean = s1.deleted_clean - slc0.deleted_clean;
     st.slc = s;
   }
+  if (rtl_) {
+    const std::vector<SliceStats> slice1 = rtl_->sim().slice_stats();
+    for (std::size_t i = 0; i < slice1.size(); ++i) {
+      // wrapping 32-bit counters: the difference modulo 2^32
+      auto d = [&](SliceStats::Word w) -> uint64_t { return static_cast<uint32_t>(slice1[i][w] - slice0[i][w]); };
+      SliceFrameStats f;
+      f.triangles = d(SliceStats::kGeomTris);
+      f.bins = d(SliceStats::kBins);
+      f.bin_primitives = d(SliceStats::kBinPrims);
+      f.quads = d(SliceStats::kQuads);
+      f.fragments = d(SliceStats::kFrags);
+      f.fragments_passed = d(SliceStats::kFragsPassed);
+      f.line_reads = d(SliceStats::kLineReads);
+      f.line_writes = d(SliceStats::kLineWrites);
+      f.texel_hits = d(SliceStats::kTexHits);
+      f.texel_misses = d(SliceStats::kTexMisses);
+      f.busy_cycles = d(SliceStats::kBusyCycles);
+      st.slices.push_back(f);
+    }
+  }
   st.pipe_commands = (rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size()) - pipe0;
   st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   last_passes_ = std::move(passes);
   return st;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> SceneRunner::deleted_target_ranges() const {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (const auto& ps : scene_.scene.passes)
+    for (const std::string& name : ps.delete_after) {
+      const Target& t = targets_.at(name);
+      out.push_back({t.color, t.width * t.height * 4});
+      out.push_back({t.depth, t.width * t.height * 4});
+    }
+  return out;
 }
 
 std::vector<uint8_t> SceneRunner::read_screen() {

@@ -21,9 +21,14 @@ class RefFrameRenderer final : public FrameRenderer {
   // device must be a driver::RefDevice (the renderer writes its SparseMemory).
   void render(const std::vector<GpuPass>& passes, driver::Device& device) override;
   uint64_t triangles_rendered() const { return tris_; }
+  // The reference's counters summed over every pass rendered so far (quads, fragments,
+  // fragments passing depth are slice-independent: every pixel has one owner).
+  uint64_t quads() const { return quads_; }
+  uint64_t fragments() const { return frags_; }
+  uint64_t fragments_passed() const { return pass_; }
 
  private:
-  uint64_t tris_ = 0;
+  uint64_t tris_ = 0, quads_ = 0, frags_ = 0, pass_ = 0;
 };
 
 }  // namespace tessera::sim

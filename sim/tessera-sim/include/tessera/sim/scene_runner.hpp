@@ -34,6 +34,17 @@ struct RunConfig {
   std::string wave_file;              // rtl only: FST of the cycle window
   uint64_t wave_start = 0, wave_end = ~uint64_t{0};
   driver::BinSize bin_size = driver::BinSize::Px32;
+  bool least_loaded = false;          // GEOM.DIST policy: least loaded (else round robin)
+  uint32_t subbatch = 256;            // GEOM.SUBBATCH: primitives per sub-batch, 16..1024
+};
+
+// One slice's work in a frame (rtl only; pipe_top stat_o deltas, docs/pipeline.md).
+struct SliceFrameStats {
+  uint64_t triangles = 0;       // triangles VPC_US delivered to the slice
+  uint64_t bins = 0, bin_primitives = 0;
+  uint64_t quads = 0, fragments = 0, fragments_passed = 0;
+  uint64_t line_reads = 0, line_writes = 0, texel_hits = 0, texel_misses = 0;
+  uint64_t busy_cycles = 0;
 };
 
 struct SlcCounters {
@@ -53,6 +64,7 @@ struct FrameStats {
   uint64_t command_dwords = 0;
   uint64_t pipe_commands = 0;  // commands the pipeline received this frame
   std::string binning_mode = "pbb";
+  std::vector<SliceFrameStats> slices;  // rtl only: one per slice
 };
 
 class SceneRunner {
@@ -71,6 +83,9 @@ class SceneRunner {
   driver::Kmd& kmd() { return *kmd_; }
   uint32_t screen_color_addr() const { return targets_.at(kScreenTarget).color; }
   const std::vector<GpuPass>& last_passes() const { return last_passes_; }
+  // [address, bytes) of the color and depth buffers of the targets the scene deletes
+  // (DSID_DELETE): their memory is undefined afterwards (dirty lines may be dropped).
+  std::vector<std::pair<uint32_t, uint32_t>> deleted_target_ranges() const;
   // Flushes and closes the waveform (rtl); the device is gone afterwards.
   void close();
 
