@@ -274,19 +274,25 @@ bool RefDevice::step_queue(unsigned q) {
   Queue& Q = queues_[q];
   if (!((TS_CP_CTRL_QUEUE_ENABLE_GET(ctrl_) >> q) & 1u) || Q.halted) return false;
   if (Q.wait != Wait::None) return finish_wait(q);
+  // The DSID before returning from finished IBs: IBs that end together (IB2 at the end of IB1)
+  // return at once, and one DSID_SET is forwarded for the net change, as the firmware does.
+  int64_t returned_from = -1;
   for (;;) {
     const unsigned level = static_cast<unsigned>(Q.levels.size() - 1);
     Level& L = Q.levels.back();
-    if (level > 0) {
-      if (L.pos >= L.size) {  // end of the IB: return to the caller
-        if (Q.rp.active && Q.rp.level == level) {  // its render pass never reached RENDERPASS_END
-          raise(q, TS_CP_ERROR_BAD_LENGTH, level, TS_OP_RENDERPASS_BEGIN, Q.rp.begin_addr);
-          return true;
-        }
-        Q.levels.pop_back();
-        continue;
+    if (level > 0 && L.pos >= L.size) {  // end of the IB: return to the caller
+      if (Q.rp.active && Q.rp.level == level) {  // its render pass never reached RENDERPASS_END
+        raise(q, TS_CP_ERROR_BAD_LENGTH, level, TS_OP_RENDERPASS_BEGIN, Q.rp.begin_addr);
+        return true;
       }
-    } else {
+      if (returned_from < 0) returned_from = L.dsid;
+      Q.levels.pop_back();
+      continue;
+    }
+    if (returned_from >= 0 && static_cast<uint32_t>(returned_from) != L.dsid)
+      pipe(q, TS_OP_DSID_SET, {L.dsid});  // the caller's DSID is back
+    returned_from = -1;
+    if (level == 0) {
       if (!Q.awake) return false;
       const uint32_t log2 = TS_CP_RING_SIZE_LOG2_DWORDS_GET(Q.ring_size_reg);
       const uint32_t base = Q.ring_base_reg & TS_CP_RING_BASE_ADDR_MASK;
@@ -396,7 +402,10 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
       const uint32_t size = TS_PKT_INDIRECT_BUFFER_SIZE_GET(p[TS_PKT_INDIRECT_BUFFER_SIZE_DW]);
       if (!addr_ok(addr, 4ull * size, 4)) return fail(TS_CP_ERROR_BAD_ADDRESS);
       complete(q, level, hdr_addr, pkt);  // the caller resumes after this packet
+      if (size == 0) return true;         // nothing to run: no level, the DSID is kept
+      const uint32_t caller_dsid = L.dsid;
       Q.levels.push_back(Level{addr, size, 0, 0});  // DSID state starts at 0 in every command buffer
+      if (caller_dsid != 0) pipe(q, TS_OP_DSID_SET, {0});  // forwarded when it changes
       return true;
     }
 
@@ -527,7 +536,10 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
       finish_wait(q);  // completes at once if the barrier is already there
       return true;
 
-    case TS_OP_DSID_SET: L.dsid = TS_PKT_DSID_SET_DSID_GET(p[TS_PKT_DSID_SET_DSID_DW]); break;
+    case TS_OP_DSID_SET:  // forwarded (every packet, changed or not) with the new DSID
+      L.dsid = TS_PKT_DSID_SET_DSID_GET(p[TS_PKT_DSID_SET_DSID_DW]);
+      pipe(q, op, {L.dsid});
+      break;
 
     case TS_OP_DSID_DELETE: {
       if (!win_ok(TS_PKT_DSID_DELETE_FENCE_ADDR_GET(p[TS_PKT_DSID_DELETE_FENCE_ADDR_DW]), 4, 4))

@@ -2,6 +2,8 @@
 // ARCHITECTURE.md section 4, driven directly through the register port and memory (no KMD).
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "tessera/driver/error.hpp"
 #include "tessera/driver/ref_device.hpp"
 #include "test_seed.hpp"
@@ -134,7 +136,9 @@ TEST(RefDevice, DoorbellWakesAndRingWraps) {
 }
 
 // Catches: IB nesting not returning to the caller, IB2 not allowed, DSID state inherited
-// into a command buffer or lost on return, the pipe-command dsid wrong.
+// into a command buffer or lost on return, the pipe-command dsid wrong; DSID_SET packets not
+// forwarded, or the DSID changes at IB calls and returns not forwarded as DSID_SET (the
+// firmware's commands, in its order).
 TEST(RefDevice, IndirectBuffersNestAndScopeTheDsid) {
   Direct d;
   const uint32_t ib1 = 0x10000, ib2 = 0x11000;
@@ -144,19 +148,57 @@ TEST(RefDevice, IndirectBuffersNestAndScopeTheDsid) {
   d.dev.write_dwords(ib1, b1);
   d.dev.write_dwords(ib2, b2);
   d.run(0, cat({pkt::dsid_set(5), pkt::indirect_buffer(ib1, static_cast<uint32_t>(b1.size())), pkt::frame_end(5)}));
-  const auto& log = d.dev.pipe_log();
-  ASSERT_EQ(log.size(), 5u);
-  const uint32_t expect_dsid[] = {0, 0, 9, 7, 5};  // reset at each IB start, restored on return
-  for (uint32_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(log[i].args[0], i + 1);
-    EXPECT_EQ(log[i].dsid, expect_dsid[i]) << "frame " << i + 1;
-  }
+  // {opcode, args[0], dsid}: reset at each IB start, restored on return, each change a DSID_SET.
+  std::vector<std::array<uint32_t, 3>> got;
+  for (const auto& c : d.dev.pipe_log()) got.push_back({c.opcode, c.args.at(0), c.dsid});
+  const uint32_t S = TS_OP_DSID_SET, F = TS_OP_FRAME_END;
+  const std::vector<std::array<uint32_t, 3>> want = {
+      {S, 5, 5}, {S, 0, 0},             // ring: DSID_SET 5; the IB1 call resets to 0
+      {F, 1, 0}, {S, 7, 7}, {S, 0, 0},  // IB1; the IB2 call resets to 0
+      {F, 2, 0}, {S, 9, 9}, {F, 3, 9},  // IB2
+      {S, 7, 7}, {F, 4, 7},             // back in IB1
+      {S, 5, 5}, {F, 5, 5}};            // back in the ring
+  EXPECT_EQ(got, want);
   const auto levels = [&] {
     std::vector<int> l;
     for (const auto& e : d.dev.trace()) l.push_back(e.ib_level);
     return l;
   }();
   EXPECT_EQ(levels, (std::vector<int>{0, 0, 1, 1, 1, 2, 2, 2, 1, 0}));
+}
+
+// Catches: a DSID_SET forwarded for an IB boundary that does not change the DSID (a call with
+// DSID 0, a return to the same DSID, a zero-size IB), or one per level when IB2 and IB1 end
+// together instead of one for the net change (the firmware returns from both at once).
+TEST(RefDevice, IbBoundariesForwardOnlyDsidChanges) {
+  Direct d;
+  const uint32_t ib1 = 0x10000, ib2 = 0x11000, ib3 = 0x12000, ib4 = 0x13000;
+  const Dwords b2 = cat({pkt::frame_end(30), pkt::dsid_set(9)});  // ends with DSID 9
+  const Dwords b1 =
+      cat({pkt::dsid_set(7), pkt::frame_end(20), pkt::indirect_buffer(ib2, static_cast<uint32_t>(b2.size()))});
+  const Dwords b3 = cat({pkt::frame_end(40), pkt::dsid_set(2)});  // returns to DSID 2
+  const Dwords b4 = pkt::frame_end(50);                           // DSID 0 on both sides
+  d.dev.write_dwords(ib1, b1);
+  d.dev.write_dwords(ib2, b2);
+  d.dev.write_dwords(ib3, b3);
+  d.dev.write_dwords(ib4, b4);
+  d.run(0, cat({pkt::indirect_buffer(ib1, static_cast<uint32_t>(b1.size())), pkt::frame_end(10), pkt::dsid_set(2),
+                pkt::indirect_buffer(ib3, static_cast<uint32_t>(b3.size())), pkt::frame_end(11),
+                pkt::indirect_buffer(0x14000, 0), pkt::dsid_set(0),
+                pkt::indirect_buffer(ib4, static_cast<uint32_t>(b4.size())), pkt::frame_end(12)}),
+        400);
+  std::vector<std::array<uint32_t, 3>> got;
+  for (const auto& c : d.dev.pipe_log()) got.push_back({c.opcode, c.args.at(0), c.dsid});
+  const uint32_t S = TS_OP_DSID_SET, F = TS_OP_FRAME_END;
+  const std::vector<std::array<uint32_t, 3>> want = {
+      {S, 7, 7}, {F, 20, 7},              // IB1, called with DSID 0: no DSID_SET for the call
+      {S, 0, 0}, {F, 30, 0}, {S, 9, 9},   // IB2, called with 7
+      {S, 0, 0}, {F, 10, 0},              // IB2 and IB1 end together: one DSID_SET 0
+      {S, 2, 2}, {S, 0, 0}, {F, 40, 0},   // IB3
+      {S, 2, 2}, {F, 11, 2},              // IB3's own DSID_SET 2; its return changes nothing
+      {S, 0, 0}, {F, 50, 0}, {F, 12, 0}}; // the zero-size IB and IB4 (DSID 0 all along): none
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(d.reg(TS_CP_ERROR_STATUS_OFFSET), 0u);
 }
 
 // Catches: COND_EXEC comparing without the mask, executing when it should skip, skipping the
@@ -175,8 +217,9 @@ TEST(RefDevice, CondExecRunsOrSkips) {
 }
 
 // Catches: SET_REGS forwarded as one record instead of one per register, payloads reordered,
-// pipe packets (SET_BIN_MODE, BIND_VIS_BUFFER, DRAW, RENDERPASS_*, FRAME_END) missing from the
-// log, non-pipe packets (NOP, FENCE, DSID_*, barriers, PERF_SAMPLE) leaking into it.
+// pipe packets (SET_BIN_MODE, BIND_VIS_BUFFER, DRAW, RENDERPASS_*, DSID_SET, FRAME_END) missing
+// from the log, non-pipe packets (NOP, FENCE, DSID_DELETE, barriers, PERF_SAMPLE) leaking into
+// it.
 TEST(RefDevice, PipeCommandsOfStateAndDrawing) {
   Direct d;
   const uint32_t regs[] = {10, 20, 30};
@@ -190,12 +233,15 @@ TEST(RefDevice, PipeCommandsOfStateAndDrawing) {
   const auto& log = d.dev.pipe_log();
   EXPECT_EQ(opcodes(log), (std::vector<uint32_t>{TS_OP_SET_REGS, TS_OP_SET_REGS, TS_OP_SET_REGS, TS_OP_SET_BIN_MODE,
                                                  TS_OP_BIND_VIS_BUFFER, TS_OP_RENDERPASS_BEGIN, TS_OP_DRAW,
-                                                 TS_OP_RENDERPASS_END, TS_OP_FRAME_END}));
+                                                 TS_OP_RENDERPASS_END, TS_OP_DSID_SET, TS_OP_FRAME_END}));
   EXPECT_EQ(log[1].args, (Dwords{0x104, 20}));
   EXPECT_EQ(d.dev.state_reg(0x108), 30u);
   const Dwords draw_pkt = pkt::draw(draw);
   EXPECT_EQ(log[6].args, Dwords(draw_pkt.begin() + 1, draw_pkt.end()));
+  EXPECT_EQ(log[7].dsid, 0u);
+  EXPECT_EQ(log[8].args, Dwords{3});
   EXPECT_EQ(log[8].dsid, 3u);
+  EXPECT_EQ(log[9].dsid, 3u);
   EXPECT_EQ(d.dev.read_mem32(0x6000), 1u);
 }
 

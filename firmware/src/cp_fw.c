@@ -237,6 +237,16 @@ CP_INLINE void pipe_push(cp_queue_t *st, uint32_t op, uint32_t nargs, const uint
   st->pushed = 1;
 }
 
+/* DSID_SET to the pipeline: one argument, the queue's new DSID (also the command's dsid
+ * field). Pushed for every DSID_SET packet and for every change of the DSID at an IB boundary
+ * (cp_stream.c), so each queue's commands carry the DSID of its last DSID_SET command and the
+ * binner closes its batch at every DSID change (docs/firmware.md, "DSID scope"). */
+void cp_dsid_push(cp_queue_t *st)
+{
+  const uint32_t dsid = st->dsid;
+  pipe_push(st, TS_OP_DSID_SET, 1, &dsid);
+}
+
 /* After pushes: last_push = PIPE_ISSUED, read once per turn (or before a FENCE-like packet of
  * the same turn) rather than after every push; no other queue pushes in between, so it is
  * the value right after this queue's last push. */
@@ -615,6 +625,7 @@ static __attribute__((noinline)) void exec_fixed(cp_queue_t *st, uint32_t op, co
       return;
     case TS_OP_DSID_SET:
       st->dsid = (uint8_t)TS_PKT_DSID_SET_DSID_GET(pl[TS_PKT_DSID_SET_DSID_DW]);
+      cp_dsid_push(st); /* forwarded even if the DSID is unchanged: one command per packet */
       return;
     case TS_OP_DSID_DELETE: {
       const uint32_t dsid = TS_PKT_DSID_DELETE_DSID_GET(pl[TS_PKT_DSID_DELETE_DSID_DW]);

@@ -67,7 +67,8 @@ typedef struct {
   uint8_t id;           /* queue number */
   uint8_t chan_ok;      /* the ring channel's run ends at rd + run_left < size: FETCH_EXTEND may grow it */
   uint8_t level;        /* 0 ring, 1 IB1, 2 IB2 */
-  uint8_t dsid;         /* current hardware DSID (DSID_SET); 0 at the start of every IB */
+  uint8_t dsid;         /* current hardware DSID (DSID_SET); 0 at the start of every IB; pushed
+                           as DSID_SET on every packet and IB-boundary change (cp_dsid_push) */
   uint8_t dsid_saved[CP_LEVELS]; /* the caller's DSID, restored when this level returns */
   uint8_t phase;        /* enum cp_phase */
   uint8_t synced;       /* ring configuration read since the queue was (re)enabled */
@@ -229,6 +230,11 @@ static inline void cp_stream_commit(cp_queue_t *st)
   st->rptr = st->rd;
   hal_wr(st->reg_rptr, TS_CPFW_RPTR_PTR_PUT(st->rd));
 }
+
+/* ---- pipeline (cp_fw.c) ---- */
+/* Push DSID_SET {st->dsid} for the queue (a DSID_SET packet, or a DSID change at an IB call
+ * or return). */
+void cp_dsid_push(cp_queue_t *st);
 
 /* ---- console (cp_console.c) ---- */
 void cp_con_puts(const char *s);

@@ -91,15 +91,23 @@ void cp_stream_ib_call(cp_queue_t *st, uint32_t addr, uint32_t size)
   st->ib_addr[level] = addr;
   st->ib_left[level] = size;
   st->dsid_saved[level] = st->dsid;
-  st->dsid = 0; /* a command buffer never inherits another's DSID (Apple source, FIG. 5/6) */
   st->level = (uint8_t)level;
   fetch_start(cp_fetch_channel(st->id, level), addr, size);
+  if (st->dsid != 0) {
+    st->dsid = 0; /* a command buffer never inherits another's DSID (Apple source, FIG. 5/6) */
+    cp_dsid_push(st); /* the pipeline sees the change as a DSID_SET 0 */
+  }
 }
 
 void cp_stream_ib_return_finished(cp_queue_t *st)
 {
+  const uint32_t dsid = st->dsid;
   while (st->level != 0 && st->ib_left[st->level] == 0) {
     st->dsid = st->dsid_saved[st->level];
     st->level--;
   }
+  /* One DSID_SET for the net change: IBs ending together (IB2 at the end of IB1) return at
+   * once, and nothing runs at the levels in between. */
+  if (st->dsid != dsid)
+    cp_dsid_push(st);
 }

@@ -320,12 +320,14 @@ TEST_F(CpFw, SetRegsSendsOneCommandPerRegister)
   init();
   gpu.ring_write(0, cat({dsid_set(6), set_regs(0x1230, {11, 22, 33})}));
   poll(3);
-  ASSERT_EQ(gpu.pipe.size(), 3u);
+  ASSERT_EQ(gpu.pipe.size(), 4u); // DSID_SET, then one SET_REGS per register
+  EXPECT_EQ(gpu.pipe[0].opcode, TS_OP_DSID_SET);
   for (uint32_t i = 0; i < 3; i++) {
-    EXPECT_EQ(gpu.pipe[i].opcode, TS_OP_SET_REGS);
-    EXPECT_EQ(gpu.pipe[i].queue, 0u);
-    EXPECT_EQ(gpu.pipe[i].dsid, 6u);
-    EXPECT_EQ(gpu.pipe[i].args, (Dw{0x1230u + 4u * i, 11u * (i + 1)}));
+    const PipeCmd &c = gpu.pipe[1 + i];
+    EXPECT_EQ(c.opcode, TS_OP_SET_REGS);
+    EXPECT_EQ(c.queue, 0u);
+    EXPECT_EQ(c.dsid, 6u);
+    EXPECT_EQ(c.args, (Dw{0x1230u + 4u * i, 11u * (i + 1)}));
   }
 }
 
@@ -355,16 +357,55 @@ TEST_F(CpFw, PipelinePacketsForwardTheirPayload)
   EXPECT_EQ(gpu.queue[1].rptr, static_cast<uint32_t>(all.size()));
 }
 
-// Catches: commands not tagged with the queue's current DSID.
-TEST_F(CpFw, DsidSetTagsLaterCommands)
+// Catches: commands not tagged with the queue's current DSID; DSID_SET not forwarded to the
+// pipeline (the binner closes its batch on it), forwarded with the raw payload dword instead of
+// the DSID, tagged with the old DSID, or dropped when the DSID does not change.
+TEST_F(CpFw, DsidSetIsForwardedAndTagsLaterCommands)
 {
   init();
-  gpu.ring_write(0, cat({draw(1), dsid_set(5), draw(2), dsid_set(0x3f), draw(3)}));
+  Dw reserved_bits = dsid_set(0x3f);
+  reserved_bits[1] |= ~TS_PKT_DSID_SET_DSID_MASK; // bits the field does not cover
+  gpu.ring_write(1, cat({draw(1), dsid_set(5), draw(2), reserved_bits, draw(3), dsid_set(0x3f),
+                         draw(4)}));
   poll(6);
+  struct Want {
+    uint32_t opcode, dsid;
+    Dw args;
+  };
+  const std::vector<Want> want = {
+      {TS_OP_DRAW, 0, payload(draw(1))},        {TS_OP_DSID_SET, 5, {5}},
+      {TS_OP_DRAW, 5, payload(draw(2))},        {TS_OP_DSID_SET, 0x3f, {0x3f}},
+      {TS_OP_DRAW, 0x3f, payload(draw(3))},     {TS_OP_DSID_SET, 0x3f, {0x3f}},
+      {TS_OP_DRAW, 0x3f, payload(draw(4))}};
+  ASSERT_EQ(gpu.pipe.size(), want.size());
+  for (size_t i = 0; i < want.size(); i++) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(gpu.pipe[i].opcode, want[i].opcode);
+    EXPECT_EQ(gpu.pipe[i].queue, 1u);
+    EXPECT_EQ(gpu.pipe[i].dsid, want[i].dsid);
+    EXPECT_EQ(gpu.pipe[i].args, want[i].args);
+  }
+  EXPECT_EQ(cp_fw_stats.op[cp_fw_op_index(TS_OP_DSID_SET)].count, 3u);
+}
+
+// Catches: DSID_SET forwarded only by the ring fast path, or a general-path DSID_SET (here a
+// partly published one, executed once its payload is published) whose later commands keep the
+// old DSID.
+TEST_F(CpFw, DsidSetOnTheGeneralPathIsForwarded)
+{
+  init();
+  const Dw d = dsid_set(9);
+  gpu.ring_write(0, cat({draw(1), Dw{d[0]}}));
+  poll(3);
+  ASSERT_EQ(gpu.pipe.size(), 1u);
+  gpu.ring_write(0, cat({Dw{d[1]}, draw(2)}));
+  poll(3);
   ASSERT_EQ(gpu.pipe.size(), 3u);
-  EXPECT_EQ(gpu.pipe[0].dsid, 0u);
-  EXPECT_EQ(gpu.pipe[1].dsid, 5u);
-  EXPECT_EQ(gpu.pipe[2].dsid, 0x3fu);
+  EXPECT_EQ(gpu.pipe[1].opcode, TS_OP_DSID_SET);
+  EXPECT_EQ(gpu.pipe[1].dsid, 9u);
+  EXPECT_EQ(gpu.pipe[1].args, (Dw{9}));
+  EXPECT_EQ(gpu.pipe[2].opcode, TS_OP_DRAW);
+  EXPECT_EQ(gpu.pipe[2].dsid, 9u);
 }
 
 // ==== indirect buffers =============================================================================
@@ -423,12 +464,58 @@ TEST_F(CpFw, DsidIsZeroAtIbStartAndRestoredOnReturn)
   gpu.ring_write(0, cat({dsid_set(3), draw(10), ib(ib1, static_cast<uint32_t>(ib1_body.size())),
                          draw(11)}));
   poll(16);
+  // {draw count, dsid} for DRAWs; {kSet + new DSID, dsid} for DSID_SET: the packets, and the
+  // DSID changes at the IB calls (0) and returns (the caller's) forwarded as DSID_SET.
+  const uint32_t kSet = 1000;
+  std::vector<std::pair<uint32_t, uint32_t>> got;
+  for (const PipeCmd &c : gpu.pipe) {
+    ASSERT_EQ(c.args.size(), c.opcode == TS_OP_DSID_SET ? 1u : 5u);
+    got.emplace_back(c.opcode == TS_OP_DSID_SET ? kSet + c.args[0] : c.args[1], c.dsid);
+  }
+  const std::vector<std::pair<uint32_t, uint32_t>> want = {
+      {kSet + 3, 3}, {10, 3},                 // ring
+      {kSet + 0, 0}, {20, 0}, {kSet + 7, 7}, {21, 7}, // IB1
+      {kSet + 0, 0}, {30, 0}, {kSet + 9, 9}, {31, 9}, // IB2
+      {kSet + 7, 7}, {22, 7},                 // back in IB1
+      {kSet + 3, 3}, {11, 3}};                // back in the ring
+  EXPECT_EQ(got, want);
+}
+
+// Catches: a DSID_SET pushed for an IB boundary that does not change the DSID (a call with
+// DSID 0, a return to the same DSID), or one per level when IB2 and IB1 end together instead
+// of one for the net change.
+TEST_F(CpFw, IbBoundariesForwardOnlyDsidChanges)
+{
+  init();
+  const uint32_t ib1 = 0x10000, ib2 = 0x11000, ib3 = 0x12000, ib4 = 0x13000;
+  const Dw ib2_body = cat({draw(30), dsid_set(9)});                   // ends with DSID 9
+  const Dw ib1_body = cat({dsid_set(7), draw(20), ib(ib2, static_cast<uint32_t>(ib2_body.size()))});
+  const Dw ib3_body = cat({draw(40), dsid_set(2)});                   // returns to DSID 2
+  const Dw ib4_body = draw(50);                                       // DSID 0 all along
+  gpu.put_mem(ib1, ib1_body);
+  gpu.put_mem(ib2, ib2_body);
+  gpu.put_mem(ib3, ib3_body);
+  gpu.put_mem(ib4, ib4_body);
+  gpu.ring_write(0, cat({ib(ib1, static_cast<uint32_t>(ib1_body.size())), draw(10), dsid_set(2),
+                         ib(ib3, static_cast<uint32_t>(ib3_body.size())), draw(11), dsid_set(0),
+                         ib(ib4, static_cast<uint32_t>(ib4_body.size())), draw(12)}));
+  poll(20);
+  const uint32_t kSet = 1000;
   std::vector<std::pair<uint32_t, uint32_t>> got;
   for (const PipeCmd &c : gpu.pipe)
-    got.emplace_back(c.args[1], c.dsid);
+    got.emplace_back(c.opcode == TS_OP_DSID_SET ? kSet + c.args.at(0) : c.args.at(1), c.dsid);
   const std::vector<std::pair<uint32_t, uint32_t>> want = {
-      {10, 3}, {20, 0}, {21, 7}, {30, 0}, {31, 9}, {22, 7}, {11, 3}};
+      // IB1 called with DSID 0: no DSID_SET for the call
+      {kSet + 7, 7}, {20, 7},
+      {kSet + 0, 0}, {30, 0}, {kSet + 9, 9}, // IB2 (called with 7)
+      {kSet + 0, 0}, {10, 0},                // IB2 and IB1 end together: one DSID_SET 0
+      {kSet + 2, 2},
+      {kSet + 0, 0}, {40, 0}, {kSet + 2, 2}, // IB3 ends with the caller's DSID: no DSID_SET
+      {11, 2}, {kSet + 0, 0},
+      {50, 0},                               // IB4 with DSID 0 on both sides: none
+      {12, 0}};
   EXPECT_EQ(got, want);
+  EXPECT_TRUE(gpu.errors.empty());
 }
 
 // Catches: a zero-size IB that pushes a level (and resets the DSID) or faults on its channel.
@@ -437,8 +524,10 @@ TEST_F(CpFw, ZeroSizeIbIsANoOp)
   init();
   gpu.ring_write(0, cat({dsid_set(2), ib(0x10000, 0), draw(1)}));
   poll(4);
-  ASSERT_EQ(gpu.pipe.size(), 1u);
-  EXPECT_EQ(gpu.pipe[0].dsid, 2u);
+  ASSERT_EQ(gpu.pipe.size(), 2u); // the DSID_SET and the DRAW: no DSID change for the IB
+  EXPECT_EQ(gpu.pipe[0].opcode, TS_OP_DSID_SET);
+  EXPECT_EQ(gpu.pipe[1].opcode, TS_OP_DRAW);
+  EXPECT_EQ(gpu.pipe[1].dsid, 2u);
 }
 
 // Catches: nesting beyond IB2 accepted.
@@ -828,7 +917,8 @@ TEST_F(CpFw, DsidDeleteAfterEarlierWorkFenceAfterSlcCompletion)
   gpu.ring_write(0, cat({dsid_set(4), draw(1), draw(2), dsid_delete(4, 0x7000, 0xd1)}));
   poll(10);
   EXPECT_TRUE(gpu.slc_cmds.empty()) << "delete before PIPE_DONE reached the issued count";
-  gpu.complete_pipe(1);
+  ASSERT_EQ(gpu.pipe.size(), 3u); // DSID_SET, DRAW, DRAW
+  gpu.complete_pipe(2);
   poll(5);
   EXPECT_TRUE(gpu.slc_cmds.empty());
   gpu.complete_pipe();
@@ -836,7 +926,7 @@ TEST_F(CpFw, DsidDeleteAfterEarlierWorkFenceAfterSlcCompletion)
   ASSERT_EQ(gpu.slc_cmds.size(), 1u);
   EXPECT_EQ(gpu.slc_cmds[0].op, TS_SLC_CMD_DELETE);
   EXPECT_EQ(gpu.slc_cmds[0].dsid, 4u);
-  EXPECT_EQ(gpu.slc_cmds[0].pipe_done_at_issue, 2u);
+  EXPECT_EQ(gpu.slc_cmds[0].pipe_done_at_issue, 3u);
   EXPECT_FALSE(fence_written(0x7000, 0xd1));
   ASSERT_TRUE(poll_until([&] { return fence_written(0x7000, 0xd1); }));
   EXPECT_NE(gpu.slc_cmds[0].done_at, 0u);

@@ -69,7 +69,8 @@ void expect_log(const std::vector<PipeCommand>& got, const std::vector<PipeComma
 }  // namespace
 
 // Every pipeline-bound packet is decoded into the right command with its payload, SET_REGS
-// is split per register, the stream-control packets are not forwarded, and a FENCE writes.
+// is split per register, DSID_SET is forwarded with the new DSID (the binner closes its batch
+// on it), the stream-control packets are not forwarded, and a FENCE writes.
 TEST(CpSystem, EveryPacketOnOneQueue) {
   Env e;
   const Dwords rp = {0x10, 0x100000, (64u << 16) | 64u, 0x110000, 0x1111, 0xff00ff00, 0x123456, 0x0201};
@@ -82,13 +83,15 @@ TEST(CpSystem, EveryPacketOnOneQueue) {
   e.host.wait_idle();
   expect_log(e.g.pipe_log(), {
       cmd(TS_OP_SET_REGS, 0, 0, {0x2000, 7}), cmd(TS_OP_SET_REGS, 0, 0, {0x2004, 8}),
-      cmd(TS_OP_SET_REGS, 0, 0, {0x2008, 9}), cmd(TS_OP_DRAW, 0, 3, {0, 6, 0x200000, 0, 0}),
+      cmd(TS_OP_SET_REGS, 0, 0, {0x2008, 9}), cmd(TS_OP_DSID_SET, 0, 3, {3}),
+      cmd(TS_OP_DRAW, 0, 3, {0, 6, 0x200000, 0, 0}),
       cmd(TS_OP_SET_BIN_MODE, 0, 3, {0x111, 0x0203}), cmd(TS_OP_BIND_VIS_BUFFER, 0, 3, {0x300000, 4096}),
       cmd(TS_OP_RENDERPASS_BEGIN, 0, 3, rp), cmd(TS_OP_RENDERPASS_END, 0, 3, {}), cmd(TS_OP_FRAME_END, 0, 3, {42})});
 }
 
 // Ring -> IB1 -> IB2 and back: commands in order, the DSID is 0 at each command buffer start
-// and the caller's DSID comes back on return, the ring continues after the IB.
+// and the caller's DSID comes back on return, the ring continues after the IB; every DSID
+// change (the packets, and the IB calls and returns) reaches the pipeline as a DSID_SET.
 TEST(CpSystem, IndirectBuffersAndDsidScope) {
   Env e;
   const std::uint32_t ib1 = kIbArea, ib2 = kIbArea + 0x1000;
@@ -99,13 +102,14 @@ TEST(CpSystem, IndirectBuffersAndDsidScope) {
   e.host.submit(0, cat({dsid_set(2), ib(ib1, static_cast<std::uint32_t>(b1.size())), draw(3, 0x250000),
                         fence(kFenceArea, 1)}));
   e.host.wait_value(kFenceArea, 1, "the fence");
-  std::vector<std::uint32_t> dsids, addrs;
-  for (const auto& c : e.g.pipe_log()) {
-    dsids.push_back(c.dsid);
-    addrs.push_back(c.args.at(2));
-  }
-  EXPECT_EQ(addrs, (std::vector<std::uint32_t>{0x230000, 0x210000, 0x220000, 0x240000, 0x250000}));
-  EXPECT_EQ(dsids, (std::vector<std::uint32_t>{0, 0, 9, 5, 2}));
+  auto set = [](std::uint8_t d) { return cmd(TS_OP_DSID_SET, 0, d, {d}); };
+  auto drw = [](std::uint8_t d, std::uint32_t a) { return cmd(TS_OP_DRAW, 0, d, {0, 3, a, 0, 0}); };
+  expect_log(e.g.pipe_log(), {
+      set(2), set(0),                             // ring; the IB1 call resets the DSID
+      drw(0, 0x230000), set(5), set(0),           // IB1; the IB2 call resets it
+      drw(0, 0x210000), set(9), drw(9, 0x220000), // IB2
+      set(5), drw(5, 0x240000),                   // back in IB1
+      set(2), drw(2, 0x250000)});                 // back in the ring
 }
 
 // COND_EXEC on the patch-enable word: the guarded packets run only when (v & mask) == ref,
@@ -287,6 +291,7 @@ TEST(CpSystem, RandomStreamsBothQueues) {
           case 3:
             dsid[q] = static_cast<std::uint8_t>(rng() % 64);
             append(s, dsid_set(dsid[q]));
+            want[q].push_back(cmd(TS_OP_DSID_SET, q, dsid[q], {dsid[q]}));
             break;
           default: {
             const std::uint32_t id = static_cast<std::uint32_t>(rng());

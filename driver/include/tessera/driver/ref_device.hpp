@@ -33,8 +33,11 @@ namespace tessera::driver {
 
 // A packet the pipeline executes, as the primitive controller would receive it: DRAW,
 // RENDERPASS_BEGIN/END, SET_BIN_MODE, BIND_VIS_BUFFER, FRAME_END with args = the payload
-// dwords, and one record per register of SET_REGS with args = {register offset, value}.
-// dsid is the issuing queue's DSID_SET state when the packet executed.
+// dwords, one record per register of SET_REGS with args = {register offset, value}, and
+// DSID_SET with args = {new DSID} for every DSID_SET packet and for every change of the DSID
+// state at an IB boundary (0 at an IB's start, the caller's on return), as the CP firmware
+// pushes them. dsid is the issuing queue's DSID_SET state when the packet executed (for
+// DSID_SET: the new DSID).
 struct PipeCommand {
   uint8_t opcode = 0;
   uint8_t queue = 0;
