@@ -1,0 +1,529 @@
+// Bench environment for the CCHE (rtl/ccche/ccche.sv, docs/ccche.md). Components, all
+// coroutines on the cocotb-compatible harness:
+//   Clients     drives every client port from one coroutine: per port a queue of requests,
+//               its own tags (at most one request per tag outstanding, as the protocol
+//               requires), its own src, random idle cycles, random response backpressure.
+//               At acceptance a per-request callback computes the expected response (the
+//               reference); the response is matched by port and tag and compared.
+//   DnMemory    the downstream memory: a flat sparse memory answering with random latency,
+//               in any order, with random backpressure on both channels. A write lands
+//               only when it is acknowledged and a read returns the data as of its
+//               acceptance (AXI-like: the weakest ordering the CCHE is built to tolerate).
+//               Lines in error_lines() are answered err (READ, PREFETCH, forwarded WRITE).
+//               Checks the CCHE's side of the protocol: src 0, aligned, tags unique while
+//               outstanding, writebacks with all strobes, at most one fill/forward in flight.
+//   Maint       the maintenance requester: raises maint_req_i (with maint_inv_i), waits for
+//               the maint_done_o pulse, lowers the request; a monitor checks every pulse
+//               belongs to a request and that no new request is accepted meanwhile.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ccche_ref.hpp"
+#include "mem_protocol.hpp"
+#include "tb/sim.hpp"
+#include "tb/sync.hpp"
+#include "tb/test.hpp"
+
+namespace cctb {
+
+using tb::RisingEdge;
+using tb::Task;
+
+// Parameters of the model configuration in rtl/ccche/CMakeLists.txt (keep in sync).
+struct Params {
+  unsigned ports = 2, lines = 64, ways = 4, nwb = 2;
+  Geometry geometry() const { return Geometry{lines, ways}; }
+};
+inline constexpr Params kDefault{};
+
+inline constexpr double kClockNs = 10;
+inline std::uint64_t cycle_now() { return static_cast<std::uint64_t>(tb::get_sim_time(tb::TimeUnit::ns) / kClockNs); }
+
+template <class... A>
+void check(bool cond, fmt::format_string<A...> f, A&&... a) {
+  if (!cond) tb::fail(fmt::format(f, std::forward<A>(a)...));
+}
+
+inline std::string hex_line(const Line& l) {
+  std::string s;
+  for (int i = 63; i >= 0; --i) s += fmt::format("{:02x}", l[static_cast<unsigned>(i)]);
+  return s;
+}
+inline Line random_line() {
+  Line l{};
+  for (auto& b : l) b = static_cast<std::uint8_t>(tb::randint(0, 255));
+  return l;
+}
+
+// Request builders.
+inline Req rd(std::uint32_t addr, std::uint8_t dsid = 0) {
+  Req r;
+  r.op = Op::read;
+  r.addr = addr;
+  r.dsid = dsid;
+  return r;
+}
+inline Req pf(std::uint32_t addr) {
+  Req r = rd(addr);
+  r.op = Op::prefetch;
+  return r;
+}
+inline Req wr(std::uint32_t addr, std::uint8_t dsid, const Line& data, std::uint64_t strb = ~0ULL) {
+  Req r;
+  r.op = Op::write;
+  r.addr = addr;
+  r.dsid = dsid;
+  r.wdata = data;
+  r.wstrb = strb;
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Downstream memory
+
+struct MemConfig {
+  double req_stall = 0.2;   // probability mem_req_ready_i is low in a cycle
+  double rsp_idle = 0.2;    // probability no response is offered in a cycle
+  unsigned lat_min = 2;     // cycles from acceptance to the response being offered
+  unsigned lat_max = 30;
+  bool reorder = true;      // offer any due response, not the oldest
+};
+
+struct DnRecord {
+  Req req;
+  std::uint64_t cycle;
+};
+
+template <class V>
+class DnMemory {
+ public:
+  DnMemory(tb::Dut<V>& dut, MemConfig cfg, unsigned nwb) : dut_(dut), cfg_(cfg), nwb_(nwb) {}
+  MemConfig& config() { return cfg_; }
+
+  Line read(std::uint32_t line) const {
+    auto it = mem_.find(line);
+    return it == mem_.end() ? initial_line(line) : it->second;
+  }
+  std::set<std::uint32_t>& error_lines() { return err_lines_; }
+  const std::vector<DnRecord>& log() const { return log_; }
+  std::uint64_t writebacks() const { return wbs_; }
+  std::uint64_t fills() const { return fills_; }
+  std::uint64_t forwards() const { return fwds_; }
+  std::size_t outstanding() const { return pending_.size() + (presenting_ ? 1 : 0); }
+  // Called for every accepted request, before it is applied.
+  void on_request(std::function<void(const Req&, std::uint64_t)> cb) { on_req_ = std::move(cb); }
+
+  void start() { task_ = tb::start_soon(run().named("tb.dnmem")); }
+
+ private:
+  struct Pending {
+    Rsp rsp;
+    std::uint64_t due;
+    bool is_write;
+    bool is_wb;
+    std::uint32_t line;
+    Req req;
+  };
+
+  Task<> run() {
+    tb::write(dut_->mem_req_ready_i, 0);
+    tb::write(dut_->mem_rsp_valid_i, 0);
+    while (true) {
+      co_await RisingEdge(dut_->clk_i);
+      const std::uint64_t cyc = cycle_now();
+      if (!dut_->rst_ni) continue;
+      check(dut_->mem_rsp_ready_o == 1, "mem_rsp_ready_o low: the CCHE must take every response");
+      if (dut_->mem_req_valid_o && dut_->mem_req_ready_i) {
+        accept(tb::mem::unpack_req(tb::mem::read_port(tb::SignalRef(dut_->mem_req_o), tb::mem::kReqW)), cyc);
+      }
+      if (presenting_ && dut_->mem_rsp_ready_o) {
+        if (current_.is_write && !current_.rsp.err) {
+          Line d = read(current_.line);
+          merge(d, current_.req);
+          mem_[current_.line] = d;
+        }
+        tags_.erase(current_.rsp.tag);
+        presenting_ = false;
+      }
+      if (!presenting_ && !pending_.empty() && !(cfg_.rsp_idle > 0 && tb::chance(cfg_.rsp_idle))) {
+        std::vector<std::size_t> due;
+        for (std::size_t i = 0; i < pending_.size(); ++i)
+          if (pending_[i].due <= cyc) due.push_back(i);
+        if (!due.empty()) {
+          const std::size_t pick = cfg_.reorder ? due[tb::randint(0, due.size() - 1)] : due.front();
+          current_ = pending_[pick];
+          pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(pick));
+          presenting_ = true;
+          const tb::mem::Bits b = tb::mem::pack(current_.rsp);
+          tb::defer([this, b] { tb::mem::write_port(tb::SignalRef(dut_->mem_rsp_i), b); });
+        }
+      }
+      tb::write(dut_->mem_rsp_valid_i, presenting_ ? 1 : 0);
+      tb::write(dut_->mem_req_ready_i, (cfg_.req_stall > 0 && tb::chance(cfg_.req_stall)) ? 0 : 1);
+    }
+  }
+
+  void accept(const Req& r, std::uint64_t cyc) {
+    const bool wb = (r.tag & 0x80U) != 0;
+    check(r.src == 0, "CCHE memory request with src {} (SRC_ID is 0): {}", r.src, tb::mem::describe(r));
+    check(!tags_.count(r.tag), "CCHE reused memory tag {} while it was outstanding: {}", r.tag, tb::mem::describe(r));
+    check((r.addr & 0x3fU) == 0, "CCHE memory request misaligned: {}", tb::mem::describe(r));
+    check(static_cast<unsigned>(r.op) <= 2, "CCHE memory request with op 3");
+    // The CCHE's ordering rule (docs/ccche.md): no request to a line whose writeback is
+    // unanswered. Over this memory (writes land at acknowledge) breaking it can lose data.
+    for (const Pending& q : pending_)
+      check(!(q.is_wb && q.line == (r.addr >> 6)), "{} sent while the writeback of its line is unanswered",
+            tb::mem::describe(r));
+    check(!(presenting_ && current_.is_wb && current_.line == (r.addr >> 6)),
+          "{} sent while the writeback of its line is unanswered", tb::mem::describe(r));
+    tags_.insert(r.tag);
+    unsigned wb_out = 0, own_out = 0;
+    for (const std::uint8_t t : tags_) ((t & 0x80U) ? wb_out : own_out) += 1;
+    check(wb_out <= nwb_, "{} writebacks outstanding, NUM_WB is {}", wb_out, nwb_);
+    check(own_out <= 1, "{} fills/forwards outstanding: the CCHE is blocking", own_out);
+    if (on_req_) on_req_(r, cyc);
+    log_.push_back({r, cyc});
+    Pending p;
+    p.rsp.op = r.op;
+    p.rsp.src = r.src;
+    p.rsp.tag = r.tag;
+    p.due = cyc + (cfg_.lat_max > cfg_.lat_min ? tb::randint(cfg_.lat_min, cfg_.lat_max) : cfg_.lat_min);
+    p.line = r.addr >> 6;
+    p.req = r;
+    p.is_write = r.op == Op::write;
+    p.is_wb = wb;
+    if (wb) {
+      check(r.op == Op::write && r.wstrb == ~0ULL, "writeback (tag bit 7) that is not a full-line WRITE: {}",
+            tb::mem::describe(r));
+      ++wbs_;
+    } else if (r.op == Op::read) {
+      check(r.wstrb == 0, "fill with strobes: {}", tb::mem::describe(r));
+      ++fills_;
+      if (err_lines_.count(p.line)) p.rsp.err = true;
+      else p.rsp.rdata = read(p.line);  // the data as of acceptance
+    } else {
+      ++fwds_;
+      check(r.op == Op::prefetch ? r.wstrb == 0 : r.wstrb != ~0ULL,
+            "forwarded request of an unexpected kind (a full-line WRITE is never forwarded): {}", tb::mem::describe(r));
+      if (err_lines_.count(p.line)) p.rsp.err = true;
+    }
+    pending_.push_back(p);
+  }
+
+  tb::Dut<V>& dut_;
+  MemConfig cfg_;
+  unsigned nwb_;
+  std::unordered_map<std::uint32_t, Line> mem_;
+  std::set<std::uint32_t> err_lines_;
+  std::vector<Pending> pending_;
+  Pending current_{};
+  bool presenting_ = false;
+  std::set<std::uint8_t> tags_;
+  std::vector<DnRecord> log_;
+  std::uint64_t wbs_ = 0, fills_ = 0, fwds_ = 0;
+  std::function<void(const Req&, std::uint64_t)> on_req_;
+  tb::RunningTask<void> task_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Client ports
+
+struct Item {
+  Req req;  // tag and src are assigned by the port driver
+  // When the request is first presented (optional): may fill in the payload against the
+  // reference's state, e.g. WRITE data that changes the line.
+  std::function<void(Req&)> prepare;
+  // At acceptance: the expected response (the reference's prediction).
+  std::function<Rsp(const Req&, std::uint64_t cycle)> on_accept;
+  // At the response: extra checks / bookkeeping (optional).
+  std::function<void(const Req&, const Rsp&, std::uint64_t cycle)> on_rsp;
+};
+
+template <class V>
+class Clients {
+ public:
+  Clients(tb::Dut<V>& dut, unsigned nports, unsigned tags) : dut_(dut), ports_(nports), tags_(tags) {}
+  void set_idle_probability(double p) { idle_p_ = p; }
+  void set_rsp_stall_probability(double p) { rsp_stall_ = p; }
+  // The src a port's requests carry (returned as given).
+  static std::uint8_t src_of(unsigned port) { return static_cast<std::uint8_t>(3 + 7 * port); }
+
+  void send(unsigned port, Item it) { ports_[port].queue.push_back(std::move(it)); }
+  std::size_t queued(unsigned port) const { return ports_[port].queue.size(); }
+  std::size_t outstanding() const {
+    std::size_t n = 0;
+    for (const auto& p : ports_) n += p.out.size();
+    return n;
+  }
+  bool idle() const {
+    for (const auto& p : ports_)
+      if (!p.queue.empty() || p.presenting || !p.out.empty()) return false;
+    return true;
+  }
+  std::uint64_t accepted() const { return accepted_; }
+  std::uint64_t responses() const { return responses_; }
+  // Latency statistics: acceptance to response hand-over, in cycles.
+  std::uint64_t latency_sum() const { return lat_sum_; }
+  std::uint64_t latency_max() const { return lat_max_; }
+  // Called at every acceptance with the cycle the request was first presented.
+  void on_any_accept(std::function<void(unsigned, const Req&, std::uint64_t, std::uint64_t)> cb) {
+    on_any_accept_ = std::move(cb);
+  }
+
+  void start() { task_ = tb::start_soon(run().named("tb.clients")); }
+
+  Task<> wait_idle(std::uint64_t max_cycles, const char* what = "client traffic") {
+    for (std::uint64_t c = 0; !idle(); ++c) {
+      check(c < max_cycles, "{}: {} outstanding after {} cycles: the CCHE stopped making progress", what,
+            outstanding(), max_cycles);
+      co_await RisingEdge(dut_->clk_i);
+    }
+  }
+
+ private:
+  struct Out {
+    Req req;
+    Rsp expect;
+    std::function<void(const Req&, const Rsp&, std::uint64_t)> on_rsp;
+    std::uint64_t accept_cycle;
+  };
+  struct Port {
+    std::deque<Item> queue;
+    std::map<unsigned, Out> out;  // by tag
+    bool presenting = false;
+    Req cur{};
+    std::uint64_t present_cycle = 0;
+  };
+
+  Task<> run() {
+    tb::write(dut_->cl_req_valid_i, 0);
+    tb::write(dut_->cl_rsp_ready_i, 0);
+    while (true) {
+      co_await RisingEdge(dut_->clk_i);
+      const std::uint64_t cyc = cycle_now();
+      if (!dut_->rst_ni) continue;
+      const std::uint64_t vld = dut_->cl_req_valid_i, rdy = dut_->cl_req_ready_o;
+      const std::uint64_t rvld = dut_->cl_rsp_valid_o, rrdy = dut_->cl_rsp_ready_i;
+      unsigned accepts = 0;
+      for (unsigned p = 0; p < ports_.size(); ++p) {
+        Port& pt = ports_[p];
+        check(((rdy >> p) & 1U) == 0 || ((vld >> p) & 1U) == 1, "cl_req_ready_o[{}] high without valid", p);
+        if (pt.presenting && ((rdy >> p) & 1U)) {
+          ++accepts;
+          Item& it = pt.queue.front();
+          Out o;
+          o.req = pt.cur;
+          o.expect = it.on_accept ? it.on_accept(pt.cur, cyc) : Rsp{pt.cur.op, false, pt.cur.src, pt.cur.tag, {}};
+          o.on_rsp = std::move(it.on_rsp);
+          o.accept_cycle = cyc;
+          pt.out.emplace(pt.cur.tag, std::move(o));
+          if (on_any_accept_) on_any_accept_(p, pt.cur, cyc, pt.present_cycle);
+          pt.queue.pop_front();
+          pt.presenting = false;
+          ++accepted_;
+        }
+      }
+      // One lookup per cycle: requests are performed in acceptance order, which the flat
+      // reference relies on.
+      check(accepts <= 1, "{} requests accepted in one cycle", accepts);
+      for (unsigned p = 0; p < ports_.size(); ++p) {
+        Port& pt = ports_[p];
+        if (!((rvld >> p) & 1U) || !((rrdy >> p) & 1U)) continue;
+        const Rsp r = tb::mem::unpack_rsp(tb::mem::read_port(tb::SignalRef(dut_->cl_rsp_o), tb::mem::kRspW, p));
+        auto it = pt.out.find(r.tag);
+        check(it != pt.out.end(), "port {}: response with tag {} and nothing outstanding: {}", p, r.tag,
+              tb::mem::describe(r));
+        const Out& o = it->second;
+        check(r.src == o.req.src, "port {}: response src {} for a request with src {}", p, r.src, o.req.src);
+        check(r.op == o.expect.op && r.err == o.expect.err,
+              "port {}: response to {} (accepted at cycle {}): got op {} err {}, expected op {} err {}", p,
+              tb::mem::describe(o.req), o.accept_cycle, static_cast<unsigned>(r.op), r.err,
+              static_cast<unsigned>(o.expect.op), o.expect.err);
+        if (r.op == Op::read && !r.err) {
+          check(r.rdata == o.expect.rdata, "port {}: READ data mismatch for {} (accepted at cycle {}):\n  got      {}\n  expected {}",
+                p, tb::mem::describe(o.req), o.accept_cycle, hex_line(r.rdata), hex_line(o.expect.rdata));
+        } else {
+          check(r.rdata == Line{}, "port {}: response without READ data has rdata != 0: {}", p, tb::mem::describe(r));
+        }
+        const std::uint64_t lat = cyc - o.accept_cycle;
+        lat_sum_ += lat;
+        lat_max_ = std::max(lat_max_, lat);
+        if (o.on_rsp) o.on_rsp(o.req, r, cyc);
+        pt.out.erase(it);
+        ++responses_;
+      }
+      // Next cycle's requests.
+      std::uint64_t valid = 0, ready = 0;
+      for (unsigned p = 0; p < ports_.size(); ++p) {
+        Port& pt = ports_[p];
+        if (!pt.presenting && !pt.queue.empty() && !(idle_p_ > 0 && tb::chance(idle_p_))) {
+          std::optional<unsigned> tag;
+          for (unsigned t = 0; t < tags_; ++t)
+            if (!pt.out.count(t)) {
+              tag = t;
+              break;
+            }
+          if (tag) {
+            Req r = pt.queue.front().req;
+            r.tag = static_cast<std::uint8_t>(*tag);
+            r.src = src_of(p);
+            if (pt.queue.front().prepare) pt.queue.front().prepare(r);
+            pt.cur = r;
+            pt.presenting = true;
+            pt.present_cycle = cyc;
+            const tb::mem::Bits b = tb::mem::pack(r);
+            tb::defer([this, b, p] { tb::mem::write_port(tb::SignalRef(dut_->cl_req_i), b, p); });
+          }
+        }
+        if (pt.presenting) valid |= 1ULL << p;
+        if (!(rsp_stall_ > 0 && tb::chance(rsp_stall_))) ready |= 1ULL << p;
+      }
+      tb::write(dut_->cl_req_valid_i, valid);
+      tb::write(dut_->cl_rsp_ready_i, ready);
+    }
+  }
+
+  tb::Dut<V>& dut_;
+  std::vector<Port> ports_;
+  unsigned tags_;
+  double idle_p_ = 0, rsp_stall_ = 0;
+  std::uint64_t accepted_ = 0, responses_ = 0, lat_sum_ = 0, lat_max_ = 0;
+  std::function<void(unsigned, const Req&, std::uint64_t, std::uint64_t)> on_any_accept_;
+  tb::RunningTask<void> task_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The whole environment
+
+template <class V>
+class CcheEnv {
+ public:
+  CcheEnv(tb::Dut<V>& dut, Params p = kDefault, MemConfig mc = {}, unsigned tags = 4)
+      : mem(dut, mc, p.nwb), clients(dut, p.ports, tags), dut_(dut), p_(p) {}
+
+  tb::Dut<V>& dut() { return dut_; }
+  const Params& params() const { return p_; }
+  std::uint64_t done_pulses() const { return done_pulses_; }
+  bool maint_active() const { return maint_active_; }
+  // Called at every maint_done_o pulse (the edge that samples it high).
+  void on_done(std::function<void(bool inv, std::uint64_t cycle)> cb) { on_done_ = std::move(cb); }
+
+  Task<> start() {
+    dut_->rst_ni = 0;
+    dut_->cl_req_valid_i = 0;
+    dut_->cl_rsp_ready_i = 0;
+    dut_->mem_req_ready_i = 0;
+    dut_->mem_rsp_valid_i = 0;
+    dut_->maint_req_i = 0;
+    dut_->maint_inv_i = 0;
+    tb::Clock(dut_->clk_i, kClockNs, "ns").start();
+    co_await tb::ClockCycles(dut_->clk_i, 3);
+    tb::write(dut_->rst_ni, 1);
+    // No new request may be accepted while a maintenance request is up: only the one
+    // request whose miss was already being worked on (presented before the rise).
+    clients.on_any_accept([this](unsigned port, const Req& r, std::uint64_t cyc, std::uint64_t presented) {
+      if (!dut_->maint_req_i) return;
+      check(presented < maint_rise_ && ++maint_accepts_ <= 1,
+            "port {}: {} (presented at cycle {}) accepted at cycle {} during maintenance requested at cycle {}", port,
+            tb::mem::describe(r), presented, cyc, maint_rise_);
+    });
+    mon_task_ = tb::start_soon(monitor().named("tb.maintmon"));
+    mem.start();
+    clients.start();
+    co_await RisingEdge(dut_->clk_i);
+  }
+
+  // One maintenance request: raise maint_req_i, wait for the done pulse, lower it after
+  // `hold` cycles. Returns the cycles from the rise to the pulse.
+  Task<std::uint64_t> maintain(bool inv, unsigned hold = 0, std::uint64_t max_cycles = 50000) {
+    check(!maint_active_, "maintenance requested twice");
+    maint_active_ = true;
+    const std::uint64_t target = done_pulses_ + 1;
+    tb::write(dut_->maint_inv_i, inv ? 1 : 0);
+    tb::write(dut_->maint_req_i, 1);
+    maint_rise_ = cycle_now();
+    maint_accepts_ = 0;
+    maint_inv_ = inv;
+    for (std::uint64_t c = 0; done_pulses_ < target; ++c) {
+      check(c < max_cycles, "maintenance (inv {}) not done after {} cycles", inv, max_cycles);
+      co_await RisingEdge(dut_->clk_i);
+    }
+    const std::uint64_t lat = last_done_ - maint_rise_;
+    if (hold > 0) co_await tb::ClockCycles(dut_->clk_i, hold);
+    tb::write(dut_->maint_req_i, 0);
+    tb::write(dut_->maint_inv_i, static_cast<std::uint64_t>(tb::randint(0, 1)));  // don't care while low
+    co_await RisingEdge(dut_->clk_i);
+    maint_active_ = false;
+    co_return lat;
+  }
+
+  // Send one request on a port and wait for its response.
+  Task<Rsp> transact(unsigned port, Req r, std::function<Rsp(const Req&, std::uint64_t)> expect = {},
+                     std::uint64_t max_cycles = 20000) {
+    std::optional<Rsp> got;
+    Item it;
+    it.req = r;
+    it.on_accept = std::move(expect);
+    it.on_rsp = [&got](const Req&, const Rsp& rsp, std::uint64_t) { got = rsp; };
+    clients.send(port, std::move(it));
+    for (std::uint64_t c = 0; !got; ++c) {
+      check(c < max_cycles, "no response to {} on port {} after {} cycles", tb::mem::describe(r), port, max_cycles);
+      co_await RisingEdge(dut_->clk_i);
+    }
+    co_return *got;
+  }
+  // Wait until nothing is in flight anywhere for a few cycles (counters settled too).
+  Task<> quiesce(std::uint64_t max_cycles = 20000) {
+    unsigned quiet = 0;
+    for (std::uint64_t c = 0; quiet < 6; ++c) {
+      check(c < max_cycles, "CCHE not quiet after {} cycles ({} client requests in flight, {} memory responses pending)",
+            max_cycles, clients.outstanding(), mem.outstanding());
+      co_await RisingEdge(dut_->clk_i);
+      quiet = (clients.idle() && mem.outstanding() == 0 && !dut_->mem_req_valid_o) ? quiet + 1 : 0;
+    }
+  }
+  Counts counters() const {
+    return Counts{dut_->cnt_hits_o, dut_->cnt_misses_o, dut_->cnt_writebacks_o, dut_->cnt_fills_o};
+  }
+
+  DnMemory<V> mem;
+  Clients<V> clients;
+
+ private:
+  Task<> monitor() {
+    while (true) {
+      co_await RisingEdge(dut_->clk_i);
+      if (!dut_->rst_ni || !dut_->maint_done_o) continue;
+      check(maint_active_ && dut_->maint_req_i, "maint_done_o pulse without a maintenance request");
+      check(last_done_ != cycle_now() - 1 || done_pulses_ == 0, "maint_done_o high for more than one cycle");
+      // Done means: every accepted request answered, every writeback answered.
+      check(clients.outstanding() == 0, "maint_done_o with {} client requests unanswered", clients.outstanding());
+      check(mem.outstanding() == 0, "maint_done_o with {} memory requests unanswered", mem.outstanding());
+      ++done_pulses_;
+      last_done_ = cycle_now();
+      if (on_done_) on_done_(maint_inv_, last_done_);
+    }
+  }
+
+  tb::Dut<V>& dut_;
+  Params p_;
+  bool maint_active_ = false, maint_inv_ = false;
+  std::uint64_t maint_rise_ = 0, done_pulses_ = 0, last_done_ = 0;
+  unsigned maint_accepts_ = 0;
+  std::function<void(bool, std::uint64_t)> on_done_;
+  tb::RunningTask<void> mon_task_;
+};
+
+}  // namespace cctb
