@@ -181,12 +181,33 @@ module pipe_top #(
   logic [NS-1:0]            sent_q, bc_valid, bc_ready;
   pipe_cmd_map u_map_side (.cmd_i(side_cmd), .to_raster_o(side_to_raster), .rin_o(side_rin));
 
-  assign bc_valid   = {NS{side_valid && side_to_raster}} & ~sent_q;
+  // Render-pass boundary: RENDERPASS_BEGIN reaches the slices only once every slice has
+  // completed everything before it (the previous pass's tiles are stored and acknowledged), so
+  // a pass that samples an earlier pass's target (render to texture) reads finished pixels
+  // whichever slice wrote them. Once the broadcast has started it completes.
+  logic [NS*4-1:0] outst_q;      // commands delivered to a slice and not completed by it
+  logic            slices_idle, rpb_hold;
+  always_comb begin
+    slices_idle = 1'b1;
+    for (int unsigned s = 0; s < NS; s++) if (outst_q[s*4 +: 4] != '0) slices_idle = 1'b0;
+  end
+  assign rpb_hold = side_rin.kind == tessera_raster_pkg::RIN_RP_BEGIN && !slices_idle && (sent_q == '0);
+
+  assign bc_valid   = {NS{side_valid && side_to_raster && !rpb_hold}} & ~sent_q;
   assign side_ready = !side_to_raster || (&(sent_q | bc_ready));
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)                       sent_q <= '0;
     else if (side_valid && side_ready) sent_q <= '0;
     else                               sent_q <= sent_q | (bc_valid & bc_ready);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      outst_q <= '0;
+    end else begin
+      for (int unsigned s = 0; s < NS; s++) begin
+        outst_q[s*4 +: 4] <= outst_q[s*4 +: 4] + 4'(bc_valid[s] && bc_ready[s]) - 4'(r_done[s]);
+      end
+    end
   end
 
   // ============================================================================================
@@ -268,6 +289,10 @@ module pipe_top #(
   // Completions never run ahead of the commands they complete.
   `ASSERT(GeomDoneHasCommand_A, geom_done |-> trk_rvalid || g_fire)
   `ASSERT(NoCreditOverflow_A, g_cred_q != '1)
+  for (genvar s = 0; s < NS; s++) begin : gen_outst_chk
+    `ASSERT(OutstandingNoWrap_A, outst_q[s*4 +: 4] != 4'hf)
+    `ASSERT(DoneHasOutstanding_A, r_done[s] |-> outst_q[s*4 +: 4] != '0)
+  end
   // A slice never completes a command nobody sent it.
   `ASSERT(RasterDoneHasCommand_A, |r_done |-> trk_rvalid)
   // The CP asks for maintenance only with a flush or an invalidate to do.

@@ -197,7 +197,7 @@ struct ModelImpl final : GpuSim::Impl {
     const std::uint32_t rdata = t.s_axil_rdata_o;
     const unsigned bresp = t.s_axil_bresp_o, rresp = t.s_axil_rresp_o;
     const bool pipe_fire = t.pipe_valid_o && t.pipe_ready_i;   // the stand-in's handshake
-    const bool pipe_mon = t.pipe_mon_valid_o;                    // any model: CP -> pipeline
+    const bool pipe_mon = t.rst_ni && t.pipe_mon_valid_o;       // any model: CP -> pipeline
     PipeCommand cmd;
     if (pipe_mon) {
       tb::SignalRef sig(t.pipe_mon_cmd_o);
