@@ -24,7 +24,7 @@
 module raster_vpcbe #(
   parameter int unsigned SLICE_IDX  = 0,
   parameter int unsigned NUM_SLICES = 1,
-  parameter int unsigned OUT_DEPTH  = 4
+  parameter int unsigned OUT_DEPTH  = 4    // >= 3 for one triangle per clock (a read reserves its slot)
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,

@@ -18,7 +18,7 @@ package tessera_raster_pkg;
   localparam logic [2:0] RIN_SET_REG     = 3'd1;  // arg0 = RASTER block offset, arg1 = value
   localparam logic [2:0] RIN_RP_BEGIN    = 3'd2;  // args = RENDERPASS_BEGIN payload dwords 0..7
   localparam logic [2:0] RIN_RP_END      = 3'd3;  // completes when every write is acknowledged
-  localparam logic [2:0] RIN_BATCH_CLOSE = 3'd4;  // DSID_SET / FENCE: close the open batch
+  localparam logic [2:0] RIN_BATCH_CLOSE = 3'd4;  // DSID_SET: close the open batch
   localparam logic [2:0] RIN_FLUSH       = 3'd5;  // CCHE flush (write back, keep lines)
   localparam logic [2:0] RIN_INVALIDATE  = 3'd6;  // CCHE flush + invalidate
 
