@@ -1,5 +1,6 @@
 // Functional bench of the CCHE (rtl/ccche/ccche.sv, docs/ccche.md) on ccche_default (2 client
-// ports, 64 lines, 4 ways, 16 sets, 2 writebacks outstanding).
+// ports, 64 lines, 4 ways, 16 sets, 2 writebacks and 8 read misses outstanding; responses
+// come back out of order, matched by tag).
 //
 // Scoreboards (ccche_ref.hpp): the flat memory every client sees (FlatRef: a READ returns the
 // latest accepted WRITE's data of its line; every writeback must carry the line's current
@@ -87,8 +88,8 @@ struct FlatChecks {
   std::uint64_t wb_checked = 0, flushes = 0;
 
   // Every writeback carries the line's current data and the DSID of its last writer (nothing
-  // is accepted between a writeback's start and its downstream acceptance: the cache is
-  // blocking and maintenance stops the clients).
+  // is accepted between a writeback's start and its downstream acceptance: the miss
+  // sequencer blocks acceptance and maintenance stops the clients).
   void writeback(const Req& r) {
     if ((r.tag & 0x80U) == 0) return;
     const std::uint32_t line = r.addr >> 6;
@@ -158,14 +159,16 @@ Task<> maint_generator(CcheEnv<V>& env, const bool& stop, unsigned& count) {
   }
 }
 
-// Concurrent random traffic on both ports with maintenance at random times.
-Task<> random_run(tb::Dut<V>& dut, unsigned nreq, bool with_errors) {
+// Concurrent random traffic on both ports with maintenance at random times; `tags` requests
+// outstanding per port, memory latency lat_min..lat_max.
+Task<> random_run(tb::Dut<V>& dut, unsigned nreq, bool with_errors, unsigned tags = 4, unsigned lat_min = 1,
+                  unsigned lat_max = 40) {
   MemConfig mc;
   mc.req_stall = 0.25;
   mc.rsp_idle = 0.25;
-  mc.lat_min = 1;
-  mc.lat_max = 40;
-  CcheEnv<V> env(dut, kDefault, mc, 4);
+  mc.lat_min = lat_min;
+  mc.lat_max = lat_max;
+  CcheEnv<V> env(dut, kDefault, mc, tags);
   env.clients.set_idle_probability(0.15);
   env.clients.set_rsp_stall_probability(0.2);
   FlatChecks fc;
@@ -221,12 +224,14 @@ Task<> random_run(tb::Dut<V>& dut, unsigned nreq, bool with_errors) {
   for (const auto& [k, v] : mix) m += fmt::format(" {}={}", k, v);
   dut.log().info("{} requests:{}", nreq, m);
   dut.log().info("{} cycles ({:.2f} requests/cycle), hit rate {:.1f}% ({} hits, {} misses), {} fills, {} writebacks, "
-                 "{} forwards, {} maintenance requests, mean latency {:.1f} cycles (max {})",
+                 "{} forwards, {} maintenance requests, mean latency {:.1f} cycles (max {}), up to {} fills in flight",
                  cycles, static_cast<double>(nreq) / static_cast<double>(cycles),
                  100.0 * static_cast<double>(c.hits) / static_cast<double>(c.hits + c.misses), c.hits, c.misses,
                  c.fills, c.writebacks, env.mem.forwards(), maints + 2,
                  static_cast<double>(env.clients.latency_sum()) / static_cast<double>(env.clients.responses()),
-                 env.clients.latency_max());
+                 env.clients.latency_max(), env.mem.max_fills_in_flight());
+  if (tags >= 8) check(env.mem.max_fills_in_flight() >= 4, "only {} fills ever in flight: misses do not overlap",
+                       env.mem.max_fills_in_flight());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,6 +247,16 @@ TB_TEST(V, random_traffic) { co_await random_run(dut, static_cast<unsigned>(tb::
 // client (READ and PREFETCH of lines the memory refuses), a failed fill that loses the
 // victim's data; all under the same concurrent traffic and maintenance as random_traffic.
 TB_TEST(V, fill_errors) { co_await random_run(dut, static_cast<unsigned>(tb::scaled(10000, 100000)), true); }
+
+// Catches: the hazards of non-blocking misses under deep concurrency: 16 requests outstanding
+// per port over a slow memory (20-150 cycles) so many fills are in flight at once; a hit,
+// write or second miss to a line whose fill is in flight (must wait: data returned must be
+// that at acceptance), a victim chosen in a way reserved by another fill (a fill overwriting
+// a live line, a dirty line lost), a fill answered to the wrong client or tag, err fills,
+// MSHRs leaking (hang) or maintenance done before every fill is answered.
+TB_TEST(V, random_nonblocking) {
+  co_await random_run(dut, static_cast<unsigned>(tb::scaled(20000, 200000)), true, 16, 20, 150);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Catches: a line requested again downstream (fill, forward, or a second writeback) while its
@@ -460,7 +475,7 @@ TB_TEST(V, directed_corners) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Catches: maintenance that does not let the miss in progress finish (its response must come
+// Catches: maintenance that does not wait for the fill in flight (its response must come
 // before done), that accepts a request presented after the rise, that pulses done before the
 // last writeback is answered, or that keeps lines after an invalidate (every read after it
 // must miss and return the flushed data).
@@ -578,6 +593,116 @@ TB_TEST(V, figures) {
   dut.log().info("READ miss (clean victim) over a {}-cycle memory: {:.1f} cycles from presentation to response",
                  mc.lat_min, static_cast<double>(miss_lat) / 16.0);
   dut.log().info("flush of {} dirty lines: {} cycles", lines.size() - 16, flush);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figure: read-miss throughput, the raster slice's tile load. 128 READs of distinct lines
+// (clean victims) back to back on port 1 over a fixed 80-cycle memory without backpressure,
+// the client allowing 128 requests outstanding. Prints the cycles and the most fills the memory
+// saw in flight at once.
+// Catches: a cache that does not overlap read misses (at most one fill in flight).
+TB_TEST(V, miss_throughput) {
+  MemConfig mc;
+  mc.req_stall = 0;
+  mc.rsp_idle = 0;
+  mc.lat_min = 80;
+  mc.lat_max = 80;
+  mc.reorder = false;
+  CcheEnv<V> env(dut, kDefault, mc, 128);
+  co_await env.start();
+  FlatRef ref;
+  std::size_t max_fills = 0;
+  const unsigned n = 128;
+  for (unsigned i = 0; i < n; ++i) {
+    Item it;
+    it.req = rd(0x10000U + 64U * i);
+    it.on_accept = [&ref](const Req& q, std::uint64_t) { return ref.accept(q); };
+    env.clients.send(1, std::move(it));
+  }
+  const std::uint64_t t0 = cycle_now();
+  while (!env.clients.idle()) {
+    co_await RisingEdge(dut->clk_i);
+    max_fills = std::max(max_fills, env.mem.outstanding());
+    check(cycle_now() - t0 < 100000, "miss_throughput: no progress");
+  }
+  const std::uint64_t cycles = cycle_now() - t0;
+  co_await env.quiesce();
+  check(env.mem.fills() == n && env.counters().misses == n, "expected {} fills and misses", n);
+  dut.log().info("{} READ misses to distinct lines, 80-cycle memory: {} cycles ({:.1f} cycles/miss), at most {} "
+                 "fills in flight (blocking cache before NUM_MSHR: 10882 cycles, 1 in flight)", n, cycles,
+                 static_cast<double>(cycles) / n, max_fills);
+  check(env.mem.max_fills_in_flight() == kDefault.nmshr, "at most {} fills in flight, NUM_MSHR = {} expected",
+        env.mem.max_fills_in_flight(), kDefault.nmshr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Directed: hits and misses under a miss, merging and same-line ordering, 60-cycle memory.
+// Catches: a hit or full-line write to another line that waits for a fill in flight
+// (hit-under-miss), a second miss that waits (miss-under-miss), a second READ of a line being
+// filled that is not merged (waits for the fill, or sends a second fill), responses forced into
+// acceptance order, a WRITE to a line being filled accepted before that line's READs are
+// answered (or its data leaking into their answers).
+TB_TEST(V, hit_under_miss) {
+  MemConfig mc;
+  mc.req_stall = 0;
+  mc.rsp_idle = 0;
+  mc.lat_min = 60;
+  mc.lat_max = 60;
+  mc.reorder = false;
+  CcheEnv<V> env(dut, kDefault, mc, 8);
+  co_await env.start();
+  FlatRef ref;
+  auto expect = [&ref](const Req& q, std::uint64_t) { return ref.accept(q); };
+  const std::uint32_t a = kGeo.addr_of(1, 0x11), b = kGeo.addr_of(2, 0x22), c = kGeo.addr_of(3, 0x33),
+                      d = kGeo.addr_of(2, 0x44), e = kGeo.addr_of(5, 0x55);
+  co_await env.transact(0, wr(a, 1, random_line()), expect);  // resident, dirty
+  co_await env.quiesce();
+  struct Ev {
+    std::uint64_t acc = 0, rsp = 0;
+  };
+  std::map<std::string, Ev> ev;
+  auto item = [&](const std::string& name, Req r) {
+    Item it;
+    it.req = r;
+    it.on_accept = [&ev, &ref, name](const Req& q, std::uint64_t cyc) {
+      ev[name].acc = cyc;
+      return ref.accept(q);
+    };
+    it.on_rsp = [&ev, name](const Req&, const Rsp&, std::uint64_t cyc) { ev[name].rsp = cyc; };
+    return it;
+  };
+  // port 1: READ b (miss), READ c (miss); port 0: READ b again (merges)
+  env.clients.send(1, item("rd_b", rd(b)));
+  env.clients.send(1, item("rd_c", rd(c)));
+  co_await tb::ClockCycles(dut->clk_i, 2);
+  env.clients.send(0, item("rd_b2", rd(b)));
+  co_await tb::ClockCycles(dut->clk_i, 2);
+  // port 1: full WRITE e (miss, allocates), READ a (hit), READ d (miss, same set as b)
+  env.clients.send(1, item("wr_e", wr(e, 2, random_line())));
+  env.clients.send(1, item("rd_a", rd(a)));
+  env.clients.send(1, item("rd_d", rd(d)));
+  for (unsigned i = 0; ev["rd_d"].acc == 0; ++i) {
+    check(i < 200, "rd_d not accepted");
+    co_await RisingEdge(dut->clk_i);
+  }
+  // port 0: a full WRITE to b (a held request locks the arbiter: sent last), then READ b
+  env.clients.send(0, item("wr_b", wr(b, 3, random_line())));
+  env.clients.send(0, item("rd_b3", rd(b)));
+  co_await env.clients.wait_idle(2000);
+  co_await env.quiesce();
+  for (const auto& [k, v] : ev) dut.log().info("{}: accepted at {}, answered at {}", k, v.acc, v.rsp);
+  check(ev["rd_a"].rsp < ev["rd_b"].rsp && ev["wr_e"].rsp < ev["rd_b"].rsp,
+        "the hit / full-line write to other lines waited for the miss (no hit-under-miss)");
+  check(ev["rd_c"].acc < ev["rd_b"].rsp && ev["rd_d"].acc < ev["rd_b"].rsp,
+        "a second miss waited for the first (no miss-under-miss)");
+  check(ev["rd_b2"].acc < ev["rd_b"].rsp, "the second READ of a line being filled was not merged");
+  check(ev["wr_b"].acc >= ev["rd_b"].rsp && ev["wr_b"].acc >= ev["rd_b2"].rsp,
+        "a WRITE to a line being filled was accepted before the line's READs were answered");
+  check(ev["rd_b3"].acc > ev["wr_b"].acc, "order on port 0");
+  check(env.mem.fills() == 3, "{} fills for 3 missing lines (the merged READ must not fill)", env.mem.fills());
+  check(env.mem.max_fills_in_flight() == 3, "{} fills in flight, 3 expected", env.mem.max_fills_in_flight());
+  check(env.counters() == Counts{3, 6, 0, 3}, "counters hits/misses/writebacks/fills {}/{}/{}/{}, 3/6/0/3 expected",
+        env.counters().hits, env.counters().misses, env.counters().writebacks, env.counters().fills);
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 //               acceptance (AXI-like: the weakest ordering the CCHE is built to tolerate).
 //               Lines in error_lines() are answered err (READ, PREFETCH, forwarded WRITE).
 //               Checks the CCHE's side of the protocol: src 0, aligned, tags unique while
-//               outstanding, writebacks with all strobes, at most one fill/forward in flight.
+//               outstanding, writebacks with all strobes, at most NUM_MSHR fills (tags
+//               {2'b00, mshr}) and one forward (tag 0x40) in flight, no two fills of one line
+//               in flight.
 //   Maint       the maintenance requester: raises maint_req_i (with maint_inv_i), waits for
 //               the maint_done_o pulse, lowers the request; a monitor checks every pulse
 //               belongs to a request and that no new request is accepted meanwhile.
@@ -43,7 +45,7 @@ using tb::Task;
 
 // Parameters of the model configuration in rtl/ccche/CMakeLists.txt (keep in sync).
 struct Params {
-  unsigned ports = 2, lines = 64, ways = 4, nwb = 2;
+  unsigned ports = 2, lines = 64, ways = 4, nwb = 2, nmshr = 8;
   Geometry geometry() const { return Geometry{lines, ways}; }
 };
 inline constexpr Params kDefault{};
@@ -109,7 +111,8 @@ struct DnRecord {
 template <class V>
 class DnMemory {
  public:
-  DnMemory(tb::Dut<V>& dut, MemConfig cfg, unsigned nwb) : dut_(dut), cfg_(cfg), nwb_(nwb) {}
+  DnMemory(tb::Dut<V>& dut, MemConfig cfg, unsigned nwb, unsigned nmshr)
+      : dut_(dut), cfg_(cfg), nwb_(nwb), nmshr_(nmshr) {}
   MemConfig& config() { return cfg_; }
 
   Line read(std::uint32_t line) const {
@@ -122,6 +125,8 @@ class DnMemory {
   std::uint64_t fills() const { return fills_; }
   std::uint64_t forwards() const { return fwds_; }
   std::size_t outstanding() const { return pending_.size() + (presenting_ ? 1 : 0); }
+  // Most fills seen in flight at once (accepted, response not yet taken).
+  unsigned max_fills_in_flight() const { return max_fills_; }
   // Called for every accepted request, before it is applied.
   void on_request(std::function<void(const Req&, std::uint64_t)> cb) { on_req_ = std::move(cb); }
 
@@ -188,11 +193,27 @@ class DnMemory {
             tb::mem::describe(r));
     check(!(presenting_ && current_.is_wb && current_.line == (r.addr >> 6)),
           "{} sent while the writeback of its line is unanswered", tb::mem::describe(r));
+    // Fills: tag {2'b00, mshr}; the forward: 0x40; writebacks {1, slot}.
+    if (!wb) {
+      if (r.op == Op::read) {
+        check(r.tag < nmshr_, "fill with tag 0x{:02x}: not an MSHR index (NUM_MSHR {})", r.tag, nmshr_);
+        // Two fills of one line in flight: the line would be allocated twice.
+        for (const Pending& q : pending_)
+          check(!(q.req.op == Op::read && !q.is_wb && q.line == (r.addr >> 6)),
+                "{} sent while a fill of its line is in flight", tb::mem::describe(r));
+        check(!(presenting_ && current_.req.op == Op::read && !current_.is_wb && current_.line == (r.addr >> 6)),
+              "{} sent while a fill of its line is in flight", tb::mem::describe(r));
+      } else {
+        check(r.tag == 0x40, "forwarded request with tag 0x{:02x}, 0x40 expected: {}", r.tag, tb::mem::describe(r));
+      }
+    }
     tags_.insert(r.tag);
-    unsigned wb_out = 0, own_out = 0;
-    for (const std::uint8_t t : tags_) ((t & 0x80U) ? wb_out : own_out) += 1;
+    unsigned wb_out = 0, fill_out = 0, fwd_out = 0;
+    for (const std::uint8_t t : tags_) ((t & 0x80U) ? wb_out : (t == 0x40 ? fwd_out : fill_out)) += 1;
     check(wb_out <= nwb_, "{} writebacks outstanding, NUM_WB is {}", wb_out, nwb_);
-    check(own_out <= 1, "{} fills/forwards outstanding: the CCHE is blocking", own_out);
+    check(fill_out <= nmshr_, "{} fills outstanding, NUM_MSHR is {}", fill_out, nmshr_);
+    check(fwd_out <= 1, "{} forwards outstanding: forwarding is blocking", fwd_out);
+    max_fills_ = std::max(max_fills_, fill_out);
     if (on_req_) on_req_(r, cyc);
     log_.push_back({r, cyc});
     Pending p;
@@ -224,7 +245,8 @@ class DnMemory {
 
   tb::Dut<V>& dut_;
   MemConfig cfg_;
-  unsigned nwb_;
+  unsigned nwb_, nmshr_;
+  unsigned max_fills_ = 0;
   std::unordered_map<std::uint32_t, Line> mem_;
   std::set<std::uint32_t> err_lines_;
   std::vector<Pending> pending_;
@@ -335,8 +357,8 @@ class Clients {
           ++accepted_;
         }
       }
-      // One lookup per cycle: requests are performed in acceptance order, which the flat
-      // reference relies on.
+      // One lookup per cycle: requests to a line are performed in acceptance order, which
+      // the flat reference relies on (responses may come back in any order).
       check(accepts <= 1, "{} requests accepted in one cycle", accepts);
       for (unsigned p = 0; p < ports_.size(); ++p) {
         Port& pt = ports_[p];
@@ -411,7 +433,7 @@ template <class V>
 class CcheEnv {
  public:
   CcheEnv(tb::Dut<V>& dut, Params p = kDefault, MemConfig mc = {}, unsigned tags = 4)
-      : mem(dut, mc, p.nwb), clients(dut, p.ports, tags), dut_(dut), p_(p) {}
+      : mem(dut, mc, p.nwb, p.nmshr), clients(dut, p.ports, tags), dut_(dut), p_(p) {}
 
   tb::Dut<V>& dut() { return dut_; }
   const Params& params() const { return p_; }

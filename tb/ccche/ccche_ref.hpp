@@ -5,12 +5,15 @@
 //   FlatRef    the flat memory every client sees: a READ returns the latest accepted WRITE's
 //              data of its line; it also remembers each line's last writer DSID (what a
 //              writeback of that line must carry). Exact for any interleaving, because
-//              requests are performed in the order the cache accepts them.
+//              requests to a line are performed in the order the cache accepts them (a READ
+//              miss's data is that of its acceptance, even though it is answered later).
 //   CcheModel  the cache itself (sets x ways of {valid, dirty, dsid, tag, data}, lowest
 //              invalid way else tree PLRU, write-back, full-line write-allocate without
-//              fetch, partial-write-miss write-around, PREFETCH forwarded): predicts every
-//              counter and every downstream request when requests are performed one at a
-//              time (serial traffic).
+//              fetch, partial-write-miss write-around, PREFETCH forwarded; a READ miss drops
+//              its victim when accepted, so a failed fill leaves the way invalid): predicts
+//              every counter and every downstream request when requests are performed one at
+//              a time (serial traffic: one request outstanding, so no way is ever reserved by
+//              a fill in flight and the victim rule is the plain one).
 #pragma once
 
 #include <fmt/format.h>
@@ -206,10 +209,13 @@ class CcheModel {
     const unsigned v = victim(s);
     Way& w = s.ways[v];
     if (w.valid && w.dirty) write_back(g_.set_of(r.addr), w, dn);
+    touch(s, v);  // at acceptance, also for a fill that will fail
     if (r.op == Op::read) {
+      // Accepted into an MSHR: the victim is dropped, its way reserved for the fill.
+      w.valid = false;
       ++cnt_.fills;
       dn.push_back({Op::read, line, r.dsid, 0, {}, false});
-      if (err_.count(line)) {  // not allocated; the (now clean) victim stays
+      if (err_.count(line)) {  // not allocated: the way stays invalid
         rsp.err = true;
         return rsp;
       }
@@ -218,7 +224,6 @@ class CcheModel {
     } else {  // full-line write: allocate without fetch
       w = Way{true, true, r.dsid, g_.tag_of(r.addr), r.wdata};
     }
-    touch(s, v);
     return rsp;
   }
 
