@@ -163,6 +163,7 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                             {"line_writes", f.line_writes},
                             {"texel_hits", f.texel_hits},
                             {"texel_misses", f.texel_misses},
+
                             {"busy_cycles", f.busy_cycles}});
     } else {
       slices.push_back(json{{"slice", s}, {"primitives", nullptr}, {"fragments", nullptr}, {"busy_cycles", nullptr}});
@@ -232,6 +233,7 @@ void add(FrameStats& s, const FrameStats& f) {
     t.line_writes += x.line_writes;
     t.texel_hits += x.texel_hits;
     t.texel_misses += x.texel_misses;
+
     t.busy_cycles += x.busy_cycles;
   }
 }
@@ -441,6 +443,65 @@ int cmd_policy(const std::string& policy_path, const std::string& trace_path, bo
 
 }  // namespace
 
+// tessera-sim bench: the scene on the RTL GPU at 1, 2 and 4 slices (docs/tessera-sim.md
+// "Benchmarks"): frame cycles, scaling, DRAM bytes, SLC hit rate, slice balance and the
+// simulator's speed, optionally also with an FST of the whole run.
+int cmd_bench(const std::string& scene, uint32_t frames, std::optional<uint32_t> width,
+              std::optional<uint32_t> height, bool with_fst) {
+  Scene sc = load_scene(scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : scene);
+  if (width) sc.width = *width;
+  if (height) sc.height = *height;
+  sc.frames = frames;
+  const LoadedScene ls = load_assets(std::move(sc));
+  const Scene& s = ls.scene;
+  std::printf("tessera-sim bench: scene '%s', %ux%u, %u frame(s), %zu triangles per frame, RTL GPU\n\n",
+              s.name.c_str(), s.width, s.height, frames, ls.triangles());
+  std::printf("%6s %12s %8s %10s %11s %11s %8s %9s %13s %13s\n", "slices", "cycles/frame", "speedup", "efficiency",
+              "DRAM rd/fr", "DRAM wr/fr", "SLC hit", "busy max", "sim cycles/s", "with FST");
+  double base = 0;
+  const fs::path tmp = fs::temp_directory_path() / fmt::format("tessera-bench-{}", ::getpid());
+  fs::create_directories(tmp);
+  for (uint32_t n : {1u, 2u, 4u}) {
+    auto measure = [&](bool fst, FrameStats& total) {
+      RunConfig rc;
+      rc.backend = "rtl";
+      rc.slices = n;
+      if (fst) rc.wave_file = (tmp / "bench.fst").string();
+      SceneRunner runner(ls, rc);
+      for (uint32_t f = 0; f < frames; ++f) add(total, runner.run_frame(f));
+      runner.close();
+      return total.wall_seconds > 0 ? static_cast<double>(total.cycles) / total.wall_seconds : 0.0;
+    };
+    FrameStats t;
+    const double rate = measure(false, t);
+    double rate_fst = 0;
+    if (with_fst) {
+      FrameStats tf;
+      rate_fst = measure(true, tf);
+    }
+    const double cyc = static_cast<double>(t.cycles) / frames;
+    if (n == 1) base = cyc;
+    uint64_t busy_max = 0, busy_sum = 0;
+    for (const auto& sl : t.slices) {
+      busy_max = std::max(busy_max, sl.busy_cycles);
+      busy_sum += sl.busy_cycles;
+    }
+    const double hit = t.slc && (t.slc->hits + t.slc->misses)
+                           ? 100.0 * static_cast<double>(t.slc->hits) / static_cast<double>(t.slc->hits + t.slc->misses)
+                           : 0.0;
+    std::printf("%6u %12.0f %7.2fx %9.0f%% %11s %11s %7.1f%% %8.0f%% %13s %13s\n", n, cyc, base / cyc,
+                100.0 * base / cyc / n, si(static_cast<double>(t.dram_read_bytes.value_or(0)) / frames).c_str(),
+                si(static_cast<double>(t.dram_write_bytes.value_or(0)) / frames).c_str(), hit,
+                t.cycles ? 100.0 * static_cast<double>(busy_max) / static_cast<double>(t.cycles) : 0.0,
+                si(rate).c_str(), with_fst ? si(rate_fst).c_str() : "-");
+  }
+  fs::remove_all(tmp);
+  std::printf("\nspeedup = cycles(1 slice) / cycles(K); efficiency = speedup / K; busy max = the busiest slice's\n"
+              "busy cycles / frame cycles; DRAM bytes per frame from the DRAM model; sim cycles/s = simulated\n"
+              "cycles per wall-clock second of this machine (with FST: the whole run dumped).\n");
+  return 0;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"tessera-sim: renders YAML scenes through the Tessera GPU (docs/tessera-sim.md)"};
   app.require_subcommand(1);
@@ -479,9 +540,21 @@ int main(int argc, char** argv) {
   pol->add_option("--sensor-trace", pol_trace, "Sensor trace CSV")->required();
   pol->add_flag("--json", pol_json, "Machine-readable output");
 
+  std::string bench_scene;
+  uint32_t bench_frames = 1;
+  std::optional<uint32_t> bench_w, bench_h;
+  bool bench_fst = false;
+  CLI::App* bench = app.add_subcommand("bench", "Frame cycles, DRAM bytes and simulation speed at 1, 2 and 4 slices (RTL)");
+  bench->add_option("scene", bench_scene, "Scene YAML (default: the demo scene)");
+  bench->add_option("--frames", bench_frames, "Frames per slice count")->check(CLI::Range(1u, 1000u))->capture_default_str();
+  bench->add_option("--width", bench_w, "Screen width (default: the scene's)")->check(CLI::Range(16u, 2048u));
+  bench->add_option("--height", bench_h, "Screen height (default: the scene's)")->check(CLI::Range(16u, 2048u));
+  bench->add_flag("--fst", bench_fst, "Also measure the speed with an FST of the whole run");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run) return cmd_run(a);
+    if (*bench) return cmd_bench(bench_scene, bench_frames, bench_w, bench_h, bench_fst);
     if (*pol) return cmd_policy(pol_path, pol_trace, pol_json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tessera-sim: error: %s\n", e.what());

@@ -162,7 +162,11 @@ TEST_P(RtlFramebuffer, EqualsTheReferenceRenderer) {
     frags += s.fragments;
     passed += s.fragments_passed;
     quads += s.quads;
-    EXPECT_GT(s.triangles, 0u) << "a slice received no triangle";
+    // Every slice owns a tile of both targets except with 64x64 bins (the 64x48 screen is one
+    // tile, the 128x128 mirror four): then a slice may legitimately get nothing.
+    if (c.bin != tessera::driver::BinSize::Px64) {
+      EXPECT_GT(s.triangles, 0u) << "a slice received no triangle";
+    }
     EXPECT_GT(s.busy_cycles, 0u);
   }
   EXPECT_EQ(frags, ref_renderer.fragments());
@@ -178,8 +182,9 @@ INSTANTIATE_TEST_SUITE_P(
     Slices, RtlFramebuffer,
     ::testing::Values(SliceCase{1, false, BinSize::Px32, 256}, SliceCase{1, true, BinSize::Px64, 64},
                       SliceCase{2, false, BinSize::Px16, 32}, SliceCase{2, true, BinSize::Px32, 16},
-                      SliceCase{4, false, BinSize::Px16, 16}, SliceCase{4, true, BinSize::Px16, 32}),
+                      SliceCase{4, false, BinSize::Px16, 16}, SliceCase{4, true, BinSize::Px64, 32}),
     [](const ::testing::TestParamInfo<SliceCase>& i) {
       return fmt::format("n{}_{}_bin{}_sb{}", i.param.slices, i.param.least_loaded ? "ll" : "rr",
                          16u << static_cast<unsigned>(i.param.bin), i.param.subbatch);
     });
+
