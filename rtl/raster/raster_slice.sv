@@ -173,31 +173,37 @@ module raster_slice #(
     tile_y1 = tend_y[10:0];
   end
 
+  // Ownership (tx + ty * skew) mod N, N = 2..8, by restoring division: one conditional
+  // subtraction per bit, the partial remainder < N fits 3 bits. (Seven `%` operators made
+  // Yosys build a divider per divisor, then spend seconds in `share` merging them.)
   logic [9:0] own_sum;
-  logic [2:0] own_mod;
+  logic [3:0] own_t;
+  logic [2:0] own_r, own_mod;
   logic       owned;
   always_comb begin
     own_sum = 10'(wtx_q) + 10'(wty_q) * 10'(skew_q);
-    unique case (snum_q)
-      4'd2:    own_mod = 3'(own_sum % 10'd2);
-      4'd3:    own_mod = 3'(own_sum % 10'd3);
-      4'd4:    own_mod = 3'(own_sum % 10'd4);
-      4'd5:    own_mod = 3'(own_sum % 10'd5);
-      4'd6:    own_mod = 3'(own_sum % 10'd6);
-      4'd7:    own_mod = 3'(own_sum % 10'd7);
-      4'd8:    own_mod = 3'(own_sum % 10'd8);
-      default: own_mod = 3'd0;   // 0, 1 and > 8 act as one slice
-    endcase
+    own_r = '0;
+    own_t = '0;
+    for (int b = 9; b >= 0; b--) begin
+      own_t = {own_r, own_sum[b]};
+      if (own_t >= snum_q) own_t = own_t - snum_q;
+      own_r = own_t[2:0];
+    end
+    own_mod = (snum_q >= 4'd2 && snum_q <= 4'd8) ? own_r : 3'd0;  // 0, 1, > 8: one slice
     owned = (own_mod == sidx_q);
   end
 
+  // The primitive mask of the walker's bin: bmask[i] = ne[i] && tx0[i] <= wtx <= tx1[i] &&
+  // ty0[i] <= wty <= ty1[i]. Not 256 magnitude comparators (11k cells before mapping, a third
+  // of Yosys' time before ABC): per primitive, flags "the walker's column / row is inside the
+  // primitive's tile box" follow the walker, which only starts at the batch's union box
+  // corner and steps right or to the start of the next row. A flag sets when the walker
+  // reaches the box's first column (row) and clears after its last, so it needs equality
+  // compares only. (The flags are valid while the walker walks a batch, T_WALK to T_STORE;
+  // the assertion below checks them against the comparator definition.)
+  logic [BATCH_PRIMS-1:0] xin_q, xin_d, yin_q, yin_d;
   logic [BATCH_PRIMS-1:0] bmask;
-  always_comb begin
-    for (int i = 0; i < BATCH_PRIMS; i++) begin
-      bmask[i] = ne_q[i] && (wtx_q >= tx0_q[i*7 +: 7]) && (wtx_q <= tx1_q[i*7 +: 7]) &&
-                 (wty_q >= ty0_q[i*7 +: 7]) && (wty_q <= ty1_q[i*7 +: 7]);
-    end
-  end
+  assign bmask = ne_q & xin_q & yin_q;
 
   logic [7:0] bpop;
   always_comb begin
@@ -491,11 +497,50 @@ module raster_slice #(
   assign wtx_n = (wtx_q == wx1) ? wx0 : wtx_q + 7'd1;
   assign wty_n = (wtx_q == wx1) ? wty_q + 7'd1 : wty_q;
 
+  // Box flags (see bmask): in T_IDLE they are set up for the walk's start at the union box's
+  // corner (utx0, uty0), counting the triangle being inserted; when the walker steps they
+  // follow it. Every non-empty primitive's box lies inside the union box, so the walker meets
+  // the first column and row of each box exactly (equality), and leaves after the last.
+  logic                   wmove;                // the walker steps to (wtx_n, wty_n)
+  logic                   xwrap;
+  logic [6:0]             fx, fy;               // the column / row entered next
+  logic                   ins_ne, ins_lo_x, ins_lo_y;
+  logic [BATCH_PRIMS-1:0] ent_x, ent_y, ext_x, ext_y, newp;
+  assign xwrap = (wtx_q == wx1);
+  assign fx = (st_q == T_IDLE) ? utx0_q : wtx_n;
+  assign fy = (st_q == T_IDLE) ? uty0_q : wty_n;
+  // the triangle inserted now (non-empty) starts the union box or moves its corner
+  assign ins_ne   = tr_we && !ins_empty;
+  assign ins_lo_x = ins_ne && uv_q && (itx0 < utx0_q);
+  assign ins_lo_y = ins_ne && uv_q && (ity0 < uty0_q);
+  always_comb begin
+    for (int i = 0; i < BATCH_PRIMS; i++) begin
+      ent_x[i] = (tx0_q[i*7 +: 7] == fx);
+      ent_y[i] = (ty0_q[i*7 +: 7] == fy);
+      ext_x[i] = (tx1_q[i*7 +: 7] == wtx_q);
+      ext_y[i] = (ty1_q[i*7 +: 7] == wty_q);
+      newp[i]  = tr_we && (bcnt_q == BCntW'(i));
+    end
+    xin_d = xin_q;
+    yin_d = yin_q;
+    if (st_q == T_IDLE) begin
+      // walk start: a box's first column is the union's first iff it equals the corner the
+      // walk starts from, which the inserted triangle may lower (then only it starts there)
+      for (int i = 0; i < BATCH_PRIMS; i++) begin
+        xin_d[i] = newp[i] ? (!uv_q || itx0 <= utx0_q) : (ent_x[i] && !ins_lo_x);
+        yin_d[i] = newp[i] ? (!uv_q || ity0 <= uty0_q) : (ent_y[i] && !ins_lo_y);
+      end
+    end else if (wmove) begin
+      xin_d = ent_x | (xin_q & ~ext_x & {BATCH_PRIMS{!xwrap}});
+      if (xwrap) yin_d = ent_y | (yin_q & ~ext_y);
+    end
+  end
+
   logic cmd_is_tri;
   assign cmd_is_tri = (in_i.kind == tessera_raster_pkg::RIN_TRI);
 
   always_comb begin
-    st_d = st_q;  done_d = 1'b0;  in_ready_o = 1'b0;
+    st_d = st_q;  done_d = 1'b0;  in_ready_o = 1'b0;  wmove = 1'b0;
     ne_d = ne_q;  bcnt_d = bcnt_q;  uv_d = uv_q;
     utx0_d = utx0_q;  utx1_d = utx1_q;  uty0_d = uty0_q;  uty1_d = uty1_q;
     wtx_d = wtx_q;  wty_d = wty_q;  pm_d = pm_q;
@@ -553,7 +598,7 @@ module raster_slice #(
         end else if (walk_last) begin
           st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
         end else begin
-          wtx_d = wtx_n;  wty_d = wty_n;
+          wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
         end
       end
       T_BS: begin
@@ -598,7 +643,7 @@ module raster_slice #(
         if (walk_last) begin
           st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
         end else begin
-          wtx_d = wtx_n;  wty_d = wty_n;
+          wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
           st_d = T_WALK;
         end
       end
@@ -609,14 +654,14 @@ module raster_slice #(
         end else if (walk_last) begin
           done_d = 1'b1;  st_d = T_IDLE;
         end else begin
-          wtx_d = wtx_n;  wty_d = wty_n;
+          wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
         end
       end
       T_CLEAR: if (e_done) begin
         if (walk_last) begin
           done_d = 1'b1;  st_d = T_IDLE;
         end else begin
-          wtx_d = wtx_n;  wty_d = wty_n;
+          wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
           st_d = T_CWALK;
         end
       end
@@ -666,7 +711,7 @@ module raster_slice #(
       st_q <= T_IDLE;  done_q <= 1'b0;  ne_q <= '0;  bcnt_q <= '0;  uv_q <= 1'b0;
       utx0_q <= '0;  utx1_q <= '0;  uty0_q <= '0;  uty1_q <= '0;  wtx_q <= '0;  wty_q <= '0;
       pm_q <= '0;  prx0_q <= '0;  pry0_q <= '0;  prx1_q <= '0;  pry1_q <= '0;
-      tx0_q <= '0;  tx1_q <= '0;  ty0_q <= '0;  ty1_q <= '0;
+      tx0_q <= '0;  tx1_q <= '0;  ty0_q <= '0;  ty1_q <= '0;  xin_q <= '0;  yin_q <= '0;
       emode_q <= E_LOAD;  li_q <= '0;  etgt_q <= 1'b0;  eph_q <= 1'b0;  ewait_q <= 1'b0;
       echunk_q <= 1'b0;  ebusy_q <= 1'b0;  rd_out_q <= '0;  wr_out_q <= '0;  wr_tag_q <= '0;
       c_tris_q <= '0;  c_bins_q <= '0;  c_bprims_q <= '0;  c_quads_q <= '0;  c_frags_q <= '0;
@@ -724,7 +769,7 @@ module raster_slice #(
       end
       st_q <= st_d;  done_q <= done_d;  ne_q <= ne_d;  bcnt_q <= bcnt_d;  uv_q <= uv_d;
       utx0_q <= utx0_d;  utx1_q <= utx1_d;  uty0_q <= uty0_d;  uty1_q <= uty1_d;
-      wtx_q <= wtx_d;  wty_q <= wty_d;  pm_q <= pm_d;
+      wtx_q <= wtx_d;  wty_q <= wty_d;  pm_q <= pm_d;  xin_q <= xin_d;  yin_q <= yin_d;
       prx0_q <= prx0_d;  pry0_q <= pry0_d;  prx1_q <= prx1_d;  pry1_q <= pry1_d;
       emode_q <= emode_d;  li_q <= li_d;  etgt_q <= etgt_d;  eph_q <= eph_d;  ewait_q <= ewait_d;
       echunk_q <= echunk_d;  ebusy_q <= ebusy_d;  rd_out_q <= rd_out_d;  wr_out_q <= wr_out_d;
@@ -766,6 +811,18 @@ module raster_slice #(
   // PIXELS_PER_CLK: one 2x2 quad per clock is what GRAS and RB implement
   `ASSERT_INIT(PixelsPerClkIs4, PIXELS_PER_CLK == 4)
   `ASSERT_INIT(SliceParams_A, SLICE_NUM >= 1 && SLICE_NUM <= 8 && SLICE_INDEX < SLICE_NUM)
+`ifndef SYNTHESIS
+  // The box flags give the comparator definition of the mask while the walker walks a batch.
+  logic [BATCH_PRIMS-1:0] bmask_ref;
+  always_comb begin
+    for (int i = 0; i < BATCH_PRIMS; i++) begin
+      bmask_ref[i] = ne_q[i] && (wtx_q >= tx0_q[i*7 +: 7]) && (wtx_q <= tx1_q[i*7 +: 7]) &&
+                     (wty_q >= ty0_q[i*7 +: 7]) && (wty_q <= ty1_q[i*7 +: 7]);
+    end
+  end
+  `ASSERT(BinMaskIsBoxTest_A, (st_q != T_IDLE && st_q != T_CWALK && st_q != T_CLEAR &&
+                               st_q != T_DRAIN) |-> bmask == bmask_ref)
+`endif
   `ASSERT(RspReadExpected, rsp_rd |-> rd_out_q != '0)
   `ASSERT(RspWriteExpected, rsp_wr |-> wr_out_q != '0)
   `ASSERT(RspNoError, mem_rsp_valid_i |-> !mem_rsp_i.err)

@@ -4,13 +4,16 @@
 // +0.5, the top-left fill rule ... interpolated with one fixed-point reciprocal per
 // triangle"; 001_3630ef805e8956e2.txt (Qualcomm) names the TSE as the slice's setup unit.
 // The arithmetic is specified in docs/raster.md ("Triangle setup"); this is a sequential
-// implementation of it with one shared 48x26 signed multiplier:
-//   D (2 products) -> orientation (swap v1, v2 when D < 0) -> n = bitlen(D) ->
+// implementation of it with one shared 48x26 signed multiplier (operands registered):
+//   D (2 products) -> orientation (swap v1, v2 when D < 0) -> D == 0 ends a degenerate
+//   triangle (4 cycles) -> n = bitlen(D) ->
 //   R = floor(2^(n+23) / D) (restoring division, 25 cycles) -> the three edge functions at
 //   the walk origin (6 products) -> per attribute Gx, Gy, gx, gy and the value at the origin
 //   (8 products each, 7 attributes).
 // 90 cycles per setup. The seam for a faster TSE: setup once per triangle at batch insertion
 // (everything but the 20 origin products is bin-independent) and more multipliers.
+
+`include "prim_assert.svh"
 
 module raster_tse (
   input  logic          clk_i,
@@ -53,21 +56,22 @@ module raster_tse (
 
   // ---- vertex fields (after the orientation swap held in v_q) -----------------------------
   // Flat vectors (Yosys 0.23 turns unpacked arrays assigned in always_comb into warnings):
-  // vertex i's x at vxf[i*21 +: 21], attribute k of vertex i at vaf[(i*7+k)*24 +: 24].
-  logic [3*21-1:0]   vxf, vyf;
-  logic [3*7*24-1:0] vaf;
+  // vertex i's x at vxf[i*21 +: 21]; attribute k of vertex 0 at va0f[k*24 +: 24] (the
+  // multiplier's operands decode the vertices in mul_ops below).
+  logic [3*21-1:0] vxf, vyf;
+  logic [7*24-1:0] va0f;
   always_comb begin
     for (int i = 0; i < 3; i++) begin
       vxf[i*21 +: 21] = {v_q[(2-i)*128 + 127], v_q[(2-i)*128 + 108 +: 20]};
       vyf[i*21 +: 21] = {v_q[(2-i)*128 + 107], v_q[(2-i)*128 + 88 +: 20]};
-      vaf[(i*7+0)*24 +: 24] = v_q[(2-i)*128 + 64 +: 24];
-      vaf[(i*7+1)*24 +: 24] = {16'd0, v_q[(2-i)*128 + 32 +: 8]};
-      vaf[(i*7+2)*24 +: 24] = {16'd0, v_q[(2-i)*128 + 40 +: 8]};
-      vaf[(i*7+3)*24 +: 24] = {16'd0, v_q[(2-i)*128 + 48 +: 8]};
-      vaf[(i*7+4)*24 +: 24] = {16'd0, v_q[(2-i)*128 + 56 +: 8]};
-      vaf[(i*7+5)*24 +: 24] = {8'd0, v_q[(2-i)*128 + 16 +: 16]};
-      vaf[(i*7+6)*24 +: 24] = {8'd0, v_q[(2-i)*128 + 0 +: 16]};
     end
+    va0f[0*24 +: 24] = v_q[256 + 64 +: 24];
+    va0f[1*24 +: 24] = {16'd0, v_q[256 + 32 +: 8]};
+    va0f[2*24 +: 24] = {16'd0, v_q[256 + 40 +: 8]};
+    va0f[3*24 +: 24] = {16'd0, v_q[256 + 48 +: 8]};
+    va0f[4*24 +: 24] = {16'd0, v_q[256 + 56 +: 8]};
+    va0f[5*24 +: 24] = {8'd0, v_q[256 + 16 +: 16]};
+    va0f[6*24 +: 24] = {8'd0, v_q[256 + 0 +: 16]};
   end
   logic signed [20:0] vx0, vx1, vx2, vy0, vy1, vy2;
   assign vx0 = $signed(vxf[0 +: 21]);   assign vy0 = $signed(vyf[0 +: 21]);
@@ -80,78 +84,142 @@ module raster_tse (
   assign ea1 = vy2 - vy0;  assign eb1 = vx0 - vx2;
   assign ea2 = vy0 - vy1;  assign eb2 = vx1 - vx0;
 
-  logic signed [20:0] ocx, ocy;   // origin pixel centre, 1/16 pixel
-  assign ocx = $signed({6'd0, ox_q, 4'd8});
-  assign ocy = $signed({6'd0, oy_q, 4'd8});
+  // vertex 0's current attribute (for its value at the origin)
+  logic [23:0] a0s;
+  always_comb begin
+    a0s = '0;
+    for (int k = 0; k < 7; k++) if (ai_q == 3'(k)) a0s = va0f[k*24 +: 24];
+  end
+
+  logic [1:0] ei;     // S_EDGE: the edge of this step
+  assign ei = k_q[2:1];
 
   // ---- the shared multiplier -----------------------------------------------------------------
-  logic signed [47:0] ma;
-  logic signed [25:0] mb;
-  logic signed [73:0] prod;
-  assign prod = ma * mb;
-
-  logic signed [20:0] ea_sel, eb_sel;
-  assign ea_sel = (ei == 2'd0) ? ea0 : (ei == 2'd1) ? ea1 : ea2;
-  assign eb_sel = (ei == 2'd0) ? eb0 : (ei == 2'd1) ? eb1 : eb2;
-  logic signed [20:0] dx10, dy20, dx20, dy10, oe_x, oe_y, o0_x, o0_y;
-  always_comb begin
-    dx10 = vx1 - vx0;
-    dy20 = vy2 - vy0;
-    dx20 = vx2 - vx0;
-    dy10 = vy1 - vy0;
-    unique case (ei)
-      2'd0:    begin oe_x = ocx - vx1; oe_y = ocy - vy1; end
-      2'd1:    begin oe_x = ocx - vx2; oe_y = ocy - vy2; end
-      default: begin oe_x = ocx - vx0; oe_y = ocy - vy0; end
+  // Its operands come from flops. The operand select is a function of the step (state, k,
+  // attribute) and of registers; it is evaluated one cycle early, on the next step, and
+  // registered (ma_q, mb_q), so the product of step s is on `prod` in step s exactly as
+  // before (no added cycle) but the multiplier's inputs are free flops rather than a mux of
+  // vertex differences. With that mux in front, ABC's SAT sweeping (&fraig) spent over 5
+  // minutes on the TSE's logic in the raster slice, seconds without it (docs/raster.md,
+  // "Synthesis").
+  function automatic logic [73:0] mul_ops(
+      input logic [2:0]  st,         // state_e of the step
+      input logic [2:0]  k,          // k[0]: A or B (S_EDGE); k[2:1] edge; k: ATTR step
+      input logic [2:0]  ai,
+      input logic [383:0] v,         // {v0, v1, v2}, after the orientation swap
+      input logic [10:0] ox,
+      input logic [10:0] oy,
+      input logic [24:0] r,
+      input logic [47:0] bx,
+      input logic [47:0] by,
+      input logic [47:0] gx,
+      input logic [47:0] gy);
+    logic signed [20:0] x0, x1, x2, y0, y1, y2, cx, cy, ea_s, eb_s, oex, oey;
+    logic signed [20:0] dx10, dy20, dx20, dy10, a1e, a2e, b1e, b2e, o0x, o0y;
+    logic [23:0]        a0, a1, a2;
+    logic signed [24:0] d1, d2;
+    logic signed [47:0] ma;
+    logic signed [25:0] mb;
+    x0 = $signed({v[256 + 127], v[256 + 108 +: 20]});
+    y0 = $signed({v[256 + 107], v[256 + 88 +: 20]});
+    x1 = $signed({v[128 + 127], v[128 + 108 +: 20]});
+    y1 = $signed({v[128 + 107], v[128 + 88 +: 20]});
+    x2 = $signed({v[127], v[108 +: 20]});
+    y2 = $signed({v[107], v[88 +: 20]});
+    cx = $signed({6'd0, ox, 4'd8});
+    cy = $signed({6'd0, oy, 4'd8});
+    dx10 = x1 - x0;  dy20 = y2 - y0;  dx20 = x2 - x0;  dy10 = y1 - y0;
+    a1e = y2 - y0;  a2e = y0 - y1;  b1e = x0 - x2;  b2e = x1 - x0;   // A1, A2, B1, B2
+    o0x = cx - x0;  o0y = cy - y0;
+    // edge k[2:1]: A, B and the offset of the origin from the edge's start vertex
+    case (k[2:1])
+      2'd0:    begin ea_s = y1 - y2; eb_s = x2 - x1; oex = cx - x1; oey = cy - y1; end
+      2'd1:    begin ea_s = y2 - y0; eb_s = x0 - x2; oex = cx - x2; oey = cy - y2; end
+      default: begin ea_s = y0 - y1; eb_s = x1 - x0; oex = cx - x0; oey = cy - y0; end
     endcase
-    o0_x = ocx - vx0;
-    o0_y = ocy - vy0;
-  end
-
-  // the current attribute of each vertex (a mux, not a variable part-select: Yosys builds
-  // the latter as a wide barrel shifter)
-  logic [23:0] a0s, a1s, a2s;
-  always_comb begin
-    a0s = '0;  a1s = '0;  a2s = '0;
-    for (int k = 0; k < 7; k++) begin
-      if (ai_q == 3'(k)) begin
-        a0s = vaf[(0*7+k)*24 +: 24];
-        a1s = vaf[(1*7+k)*24 +: 24];
-        a2s = vaf[(2*7+k)*24 +: 24];
-      end
-    end
-  end
-
-  logic signed [24:0] da1, da2;
-  logic [1:0]         ei;
-  always_comb begin
-    da1 = $signed({1'b0, a1s}) - $signed({1'b0, a0s});
-    da2 = $signed({1'b0, a2s}) - $signed({1'b0, a0s});
-    ei  = k_q[2:1];
-    ma  = '0;
-    mb  = '0;
-    unique case (st_q)
-      S_D0: begin ma = 48'(dx10); mb = 26'(dy20); end
-      S_D1: begin ma = 48'(dx20); mb = 26'(dy10); end
-      S_EDGE: begin
-        if (!k_q[0]) begin ma = 48'(ea_sel); mb = 26'(oe_x); end
-        else         begin ma = 48'(eb_sel); mb = 26'(oe_y); end
-      end
-      S_ATTR: begin
-        unique case (k_q[2:0])
-          3'd0: begin ma = 48'(da1);  mb = 26'(ea1); end
-          3'd1: begin ma = 48'(da2);  mb = 26'(ea2); end
-          3'd2: begin ma = 48'(da1);  mb = 26'(eb1); end
-          3'd3: begin ma = 48'(da2);  mb = 26'(eb2); end
-          3'd4: begin ma = bigx_q;    mb = $signed({1'b0, r_q}); end
-          3'd5: begin ma = bigy_q;    mb = $signed({1'b0, r_q}); end
-          3'd6: begin ma = gx_q;      mb = 26'(o0_x); end
-          default: begin ma = gy_q;   mb = 26'(o0_y); end
-        endcase
-      end
+    // attribute ai of each vertex (a mux, not a variable part-select)
+    a0 = '0;  a1 = '0;  a2 = '0;
+    case (ai)
+      3'd0:    begin a0 = v[256 + 64 +: 24];  a1 = v[128 + 64 +: 24];  a2 = v[64 +: 24];  end
+      3'd1:    begin a0 = {16'd0, v[256 + 32 +: 8]};  a1 = {16'd0, v[128 + 32 +: 8]};
+                     a2 = {16'd0, v[32 +: 8]};  end
+      3'd2:    begin a0 = {16'd0, v[256 + 40 +: 8]};  a1 = {16'd0, v[128 + 40 +: 8]};
+                     a2 = {16'd0, v[40 +: 8]};  end
+      3'd3:    begin a0 = {16'd0, v[256 + 48 +: 8]};  a1 = {16'd0, v[128 + 48 +: 8]};
+                     a2 = {16'd0, v[48 +: 8]};  end
+      3'd4:    begin a0 = {16'd0, v[256 + 56 +: 8]};  a1 = {16'd0, v[128 + 56 +: 8]};
+                     a2 = {16'd0, v[56 +: 8]};  end
+      3'd5:    begin a0 = {8'd0, v[256 + 16 +: 16]};  a1 = {8'd0, v[128 + 16 +: 16]};
+                     a2 = {8'd0, v[16 +: 16]};  end
+      3'd6:    begin a0 = {8'd0, v[256 + 0 +: 16]};   a1 = {8'd0, v[128 + 0 +: 16]};
+                     a2 = {8'd0, v[0 +: 16]};  end
       default: ;
     endcase
+    d1 = $signed({1'b0, a1}) - $signed({1'b0, a0});
+    d2 = $signed({1'b0, a2}) - $signed({1'b0, a0});
+    ma = '0;
+    mb = '0;
+    if (st == S_D0) begin
+      ma = 48'(dx10);  mb = 26'(dy20);
+    end else if (st == S_D1) begin
+      ma = 48'(dx20);  mb = 26'(dy10);
+    end else if (st == S_EDGE) begin
+      if (!k[0]) begin ma = 48'(ea_s); mb = 26'(oex); end
+      else       begin ma = 48'(eb_s); mb = 26'(oey); end
+    end else if (st == S_ATTR) begin
+      case (k[2:0])
+        3'd0:    begin ma = 48'(d1);  mb = 26'(a1e); end
+        3'd1:    begin ma = 48'(d2);  mb = 26'(a2e); end
+        3'd2:    begin ma = 48'(d1);  mb = 26'(b1e); end
+        3'd3:    begin ma = 48'(d2);  mb = 26'(b2e); end
+        3'd4:    begin ma = $signed(bx);  mb = $signed({1'b0, r}); end
+        3'd5:    begin ma = $signed(by);  mb = $signed({1'b0, r}); end
+        3'd6:    begin ma = $signed(gx);  mb = 26'(o0x); end
+        default: begin ma = $signed(gy);  mb = 26'(o0y); end
+      endcase
+    end
+    mul_ops = {ma, mb};
+  endfunction
+
+  // The next step, as st_d/k_d/ai_d give it (the operand registers need only the steps that
+  // multiply).
+  logic [2:0] nst;
+  logic [2:0] nk;
+  logic [2:0] nai;
+  always_comb begin
+    nst = S_IDLE;  nk = '0;  nai = ai_q;
+    unique case (st_q)
+      S_IDLE: if (start_i) nst = S_D0;
+      S_D0:   nst = S_D1;
+      S_DIV:  if (k_q == 0) nst = S_EDGE;
+      S_EDGE: begin
+        nst = S_EDGE;  nk = k_q[2:0] + 3'd1;
+        if (k_q == 6'd5) begin nst = S_ATTR;  nk = '0;  nai = '0; end
+      end
+      S_ATTR: begin
+        nst = S_ATTR;  nk = k_q[2:0] + 3'd1;
+        if (k_q[2:0] == 3'd7) begin
+          nk = '0;  nai = ai_q + 3'd1;
+          if (ai_q == 3'd6) nst = S_IDLE;
+        end
+      end
+      default: ;   // S_D1, S_NORM (then S_DIV or, degenerate, S_IDLE), S_DIV before its
+                   // last bit: no product next
+    endcase
   end
+
+  // Registers the next step reads: the vertices and origin change only at start (the
+  // orientation swap in S_D1 is followed by S_NORM and S_DIV, which multiply nothing); the
+  // reciprocal, Gx, Gy, gx and gy are written at least one step before the one using them.
+  logic signed [47:0] ma_q;
+  logic signed [25:0] mb_q;
+  logic [73:0]        ops_d;
+  assign ops_d = mul_ops(nst, nk, nai, (st_q == S_IDLE) ? vtx_i : v_q,
+                         (st_q == S_IDLE) ? ox_i : ox_q, (st_q == S_IDLE) ? oy_i : oy_q,
+                         r_q, bigx_q, bigy_q, gx_q, gy_q);
+
+  logic signed [73:0] prod;
+  assign prod = ma_q * mb_q;
 
   // bitlen of |D| (D < 2^43)
   logic [5:0] dlen;
@@ -179,27 +247,34 @@ module raster_tse (
         v_d = vtx_i;  ox_d = ox_i;  oy_d = oy_i;  st_d = S_D0;
       end
       S_D0: begin t0_d = prod[47:0]; st_d = S_D1; end
+      // D == 0 (degenerate) is tested on the registered |D| in S_NORM, one cycle later, not on
+      // t0 - product here: a wide zero test right behind the multiplier is a node random
+      // simulation never sets, and ABC's SAT sweeping (&fraig) spent minutes per such node
+      // finding a product that sets it (the geometry's area test did the same,
+      // docs/geometry.md).
       S_D1: begin
-        if (dsigned == '0) begin
+        // |D|: -D as prod - t0 rather than by negating D, whose carry chain (D's low bits all
+        // zero) is the same kind of rare node
+        if (dsigned[47]) begin
+          d_d = prod[47:0] - t0_q;
+          v_d = {v_q[383:256], v_q[127:0], v_q[255:128]};
+        end else begin
+          d_d = dsigned;
+        end
+        st_d = S_NORM;
+      end
+      S_NORM: begin
+        if (d_q == '0) begin
           degen_d = 1'b1;  done_d = 1'b1;  st_d = S_IDLE;
         end else begin
           degen_d = 1'b0;
-          if (dsigned[47]) begin
-            d_d = 48'(-dsigned);
-            v_d = {v_q[383:256], v_q[127:0], v_q[255:128]};
-          end else begin
-            d_d = dsigned;
-          end
-          st_d = S_NORM;
+          n_d   = dlen;
+          dn_d  = {1'b0, d_q[43:0]} << (6'd43 - dlen);
+          rem_d = 45'(1) << 42;
+          r_d   = '0;
+          k_d   = 6'd24;
+          st_d  = S_DIV;
         end
-      end
-      S_NORM: begin
-        n_d   = dlen;
-        dn_d  = {1'b0, d_q[43:0]} << (6'd43 - dlen);
-        rem_d = 45'(1) << 42;
-        r_d   = '0;
-        k_d   = 6'd24;
-        st_d  = S_DIV;
       end
       S_DIV: begin
         rr = rem_q;
@@ -262,12 +337,14 @@ module raster_tse (
       t0_q <= '0;  d_q <= '0;  n_q <= '0;  dn_q <= '0;  rem_q <= '0;  r_q <= '0;
       gx_q <= '0;  gy_q <= '0;  bigx_q <= '0;  bigy_q <= '0;
       w_q <= '0;  pv_q <= '0;  pgx_q <= '0;  pgy_q <= '0;  done_q <= 1'b0;  degen_q <= 1'b0;
+      ma_q <= '0;  mb_q <= '0;
     end else begin
       st_q <= st_d;  k_q <= k_d;  ai_q <= ai_d;  v_q <= v_d;  ox_q <= ox_d;  oy_q <= oy_d;
       t0_q <= t0_d;  d_q <= d_d;  n_q <= n_d;  dn_q <= dn_d;  rem_q <= rem_d;  r_q <= r_d;
       gx_q <= gx_d;  gy_q <= gy_d;  bigx_q <= bigx_d;  bigy_q <= bigy_d;
       w_q <= w_d;  pv_q <= pv_d;  pgx_q <= pgx_d;  pgy_q <= pgy_d;  done_q <= done_d;
       degen_q <= degen_d;
+      {ma_q, mb_q} <= ops_d;
     end
   end
 
@@ -280,6 +357,10 @@ module raster_tse (
   assign done_o  = done_q;
   assign degen_o = degen_q;
   assign busy_o  = (st_q != S_IDLE) || done_q;
+
+  // The registered operands are those of the current step (the select evaluated on it).
+  `ASSERT(MulOpsOfThisStep_A, {ma_q, mb_q} == mul_ops(st_q, k_q[2:0], ai_q, v_q, ox_q, oy_q, r_q,
+                                                      bigx_q, bigy_q, gx_q, gy_q))
 
   logic unused_t;
   assign unused_t = ^{prod_sh[73:48], prod[73:48], d_q[47:44], rr[44]};
