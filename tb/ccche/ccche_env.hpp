@@ -5,15 +5,14 @@
 //               requires), its own src, random idle cycles, random response backpressure.
 //               At acceptance a per-request callback computes the expected response (the
 //               reference); the response is matched by port and tag and compared.
-//   DnMemory    the downstream memory: a flat sparse memory answering with random latency,
-//               in any order, with random backpressure on both channels. A write lands
-//               only when it is acknowledged and a read returns the data as of its
-//               acceptance (AXI-like: the weakest ordering the CCHE is built to tolerate).
-//               Lines in error_lines() are answered err (READ, PREFETCH, forwarded WRITE).
-//               Checks the CCHE's side of the protocol: src 0, aligned, tags unique while
-//               outstanding, writebacks with all strobes, at most NUM_MSHR fills (tags
-//               {2'b00, mshr}) and one forward (tag 0x40) in flight, no two fills of one line
-//               in flight.
+//   DnMemory    the downstream memory: the shared agent of tb/mem/mem_agent.hpp (flat sparse
+//               memory, random latency, any order, random backpressure on both channels; a
+//               write lands only when it is acknowledged, a read returns the data as of its
+//               acceptance: the weakest ordering the CCHE is built to tolerate). Lines in
+//               error_lines() are answered err (READ, PREFETCH, forwarded WRITE). Adds the
+//               CCHE's side of the protocol: writebacks with all strobes, at most NUM_MSHR
+//               fills (tags {2'b00, mshr}) and one forward (tag 0x40) in flight, no two fills
+//               of one line in flight, rsp_ready always high.
 //   Maint       the maintenance requester: raises maint_req_i (with maint_inv_i), waits for
 //               the maint_done_o pulse, lowers the request; a monitor checks every pulse
 //               belongs to a request and that no new request is accepted meanwhile.
@@ -27,12 +26,11 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "ccche_ref.hpp"
+#include "mem_agent.hpp"
 #include "mem_protocol.hpp"
 #include "tb/sim.hpp"
 #include "tb/sync.hpp"
@@ -93,170 +91,80 @@ inline Req wr(std::uint32_t addr, std::uint8_t dsid, const Line& data, std::uint
 }
 
 // ---------------------------------------------------------------------------------------------
-// Downstream memory
+// Downstream memory: the shared agent (tb/mem/mem_agent.hpp) with the CCHE's rules
 
-struct MemConfig {
-  double req_stall = 0.2;   // probability mem_req_ready_i is low in a cycle
-  double rsp_idle = 0.2;    // probability no response is offered in a cycle
-  unsigned lat_min = 2;     // cycles from acceptance to the response being offered
-  unsigned lat_max = 30;
-  bool reorder = true;      // offer any due response, not the oldest
-};
+using tb::mem::MemConfig;
 
-struct DnRecord {
-  Req req;
-  std::uint64_t cycle;
-};
-
-template <class V>
-class DnMemory {
+class DnMemory : public tb::mem::MemAgent {
  public:
+  template <class V>
   DnMemory(tb::Dut<V>& dut, MemConfig cfg, unsigned nwb, unsigned nmshr)
-      : dut_(dut), cfg_(cfg), nwb_(nwb), nmshr_(nmshr) {}
-  MemConfig& config() { return cfg_; }
+      : MemAgent(tb::mem::MemPorts{dut->clk_i, dut->rst_ni, dut->mem_req_valid_o, dut->mem_req_ready_i,
+                                   dut->mem_req_o, dut->mem_rsp_valid_i, dut->mem_rsp_ready_o, dut->mem_rsp_i},
+                 tb::mem::MemRequester{.name = "CCHE", .src = 0, .clock_ns = kClockNs, .rsp_ready_always = true},
+                 cfg),
+        nwb_(nwb),
+        nmshr_(nmshr) {}
 
-  Line read(std::uint32_t line) const {
-    auto it = mem_.find(line);
-    return it == mem_.end() ? initial_line(line) : it->second;
-  }
-  std::set<std::uint32_t>& error_lines() { return err_lines_; }
-  const std::vector<DnRecord>& log() const { return log_; }
   std::uint64_t writebacks() const { return wbs_; }
-  std::uint64_t fills() const { return fills_; }
+  std::uint64_t fills() const { return accepted(Op::read); }  // a READ that is no fill fails its check
   std::uint64_t forwards() const { return fwds_; }
-  std::size_t outstanding() const { return pending_.size() + (presenting_ ? 1 : 0); }
   // Most fills seen in flight at once (accepted, response not yet taken).
   unsigned max_fills_in_flight() const { return max_fills_; }
-  // Called for every accepted request, before it is applied.
-  void on_request(std::function<void(const Req&, std::uint64_t)> cb) { on_req_ = std::move(cb); }
 
-  void start() { task_ = tb::start_soon(run().named("tb.dnmem")); }
-
- private:
-  struct Pending {
-    Rsp rsp;
-    std::uint64_t due;
-    bool is_write;
-    bool is_wb;
-    std::uint32_t line;
-    Req req;
-  };
-
-  Task<> run() {
-    tb::write(dut_->mem_req_ready_i, 0);
-    tb::write(dut_->mem_rsp_valid_i, 0);
-    while (true) {
-      co_await RisingEdge(dut_->clk_i);
-      const std::uint64_t cyc = cycle_now();
-      if (!dut_->rst_ni) continue;
-      check(dut_->mem_rsp_ready_o == 1, "mem_rsp_ready_o low: the CCHE must take every response");
-      if (dut_->mem_req_valid_o && dut_->mem_req_ready_i) {
-        accept(tb::mem::unpack_req(tb::mem::read_port(tb::SignalRef(dut_->mem_req_o), tb::mem::kReqW)), cyc);
-      }
-      if (presenting_ && dut_->mem_rsp_ready_o) {
-        if (current_.is_write && !current_.rsp.err) {
-          Line d = read(current_.line);
-          merge(d, current_.req);
-          mem_[current_.line] = d;
-        }
-        tags_.erase(current_.rsp.tag);
-        presenting_ = false;
-      }
-      if (!presenting_ && !pending_.empty() && !(cfg_.rsp_idle > 0 && tb::chance(cfg_.rsp_idle))) {
-        std::vector<std::size_t> due;
-        for (std::size_t i = 0; i < pending_.size(); ++i)
-          if (pending_[i].due <= cyc) due.push_back(i);
-        if (!due.empty()) {
-          const std::size_t pick = cfg_.reorder ? due[tb::randint(0, due.size() - 1)] : due.front();
-          current_ = pending_[pick];
-          pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(pick));
-          presenting_ = true;
-          const tb::mem::Bits b = tb::mem::pack(current_.rsp);
-          tb::defer([this, b] { tb::mem::write_port(tb::SignalRef(dut_->mem_rsp_i), b); });
-        }
-      }
-      tb::write(dut_->mem_rsp_valid_i, presenting_ ? 1 : 0);
-      tb::write(dut_->mem_req_ready_i, (cfg_.req_stall > 0 && tb::chance(cfg_.req_stall)) ? 0 : 1);
-    }
+ protected:
+  Line initial_line(std::uint32_t line) const override { return cctb::initial_line(line); }
+  // Error lines refuse fills and forwarded requests only: a writeback answered err loses its
+  // data (docs/ccche.md), which the bench's reference model does not follow.
+  bool answers_error(const Req& r) const override {
+    return !is_writeback(r) && error_lines().count(r.addr >> 6) != 0;
   }
 
-  void accept(const Req& r, std::uint64_t cyc) {
-    const bool wb = (r.tag & 0x80U) != 0;
-    check(r.src == 0, "CCHE memory request with src {} (SRC_ID is 0): {}", r.src, tb::mem::describe(r));
-    check(!tags_.count(r.tag), "CCHE reused memory tag {} while it was outstanding: {}", r.tag, tb::mem::describe(r));
-    check((r.addr & 0x3fU) == 0, "CCHE memory request misaligned: {}", tb::mem::describe(r));
-    check(static_cast<unsigned>(r.op) <= 2, "CCHE memory request with op 3");
-    // The CCHE's ordering rule (docs/ccche.md): no request to a line whose writeback is
-    // unanswered. Over this memory (writes land at acknowledge) breaking it can lose data.
-    for (const Pending& q : pending_)
-      check(!(q.is_wb && q.line == (r.addr >> 6)), "{} sent while the writeback of its line is unanswered",
+  // Tags: fills {2'b00, mshr}, the one forward 0x40, writebacks {1, slot}.
+  void check_request(const Req& r, std::uint64_t) override {
+    const std::uint32_t line = r.addr >> 6;
+    const bool wb = is_writeback(r);
+    unsigned wb_out = wb ? 1 : 0, fwd_out = r.tag == 0x40 ? 1 : 0;
+    unsigned fill_out = (!wb && r.tag != 0x40) ? 1 : 0;
+    for_each_in_flight([&](const Req& q) {
+      // The CCHE's ordering rule (docs/ccche.md): no request to a line whose writeback is
+      // unanswered. Over this memory (writes land at acknowledge) breaking it can lose data.
+      check(!(is_writeback(q) && (q.addr >> 6) == line), "{} sent while the writeback of its line is unanswered",
             tb::mem::describe(r));
-    check(!(presenting_ && current_.is_wb && current_.line == (r.addr >> 6)),
-          "{} sent while the writeback of its line is unanswered", tb::mem::describe(r));
-    // Fills: tag {2'b00, mshr}; the forward: 0x40; writebacks {1, slot}.
+      // Two fills of one line in flight: the line would be allocated twice.
+      check(!(!wb && r.op == Op::read && q.op == Op::read && !is_writeback(q) && (q.addr >> 6) == line),
+            "{} sent while a fill of its line is in flight", tb::mem::describe(r));
+      ((q.tag & 0x80U) ? wb_out : (q.tag == 0x40 ? fwd_out : fill_out)) += 1;
+    });
     if (!wb) {
-      if (r.op == Op::read) {
+      if (r.op == Op::read)
         check(r.tag < nmshr_, "fill with tag 0x{:02x}: not an MSHR index (NUM_MSHR {})", r.tag, nmshr_);
-        // Two fills of one line in flight: the line would be allocated twice.
-        for (const Pending& q : pending_)
-          check(!(q.req.op == Op::read && !q.is_wb && q.line == (r.addr >> 6)),
-                "{} sent while a fill of its line is in flight", tb::mem::describe(r));
-        check(!(presenting_ && current_.req.op == Op::read && !current_.is_wb && current_.line == (r.addr >> 6)),
-              "{} sent while a fill of its line is in flight", tb::mem::describe(r));
-      } else {
+      else
         check(r.tag == 0x40, "forwarded request with tag 0x{:02x}, 0x40 expected: {}", r.tag, tb::mem::describe(r));
-      }
     }
-    tags_.insert(r.tag);
-    unsigned wb_out = 0, fill_out = 0, fwd_out = 0;
-    for (const std::uint8_t t : tags_) ((t & 0x80U) ? wb_out : (t == 0x40 ? fwd_out : fill_out)) += 1;
     check(wb_out <= nwb_, "{} writebacks outstanding, NUM_WB is {}", wb_out, nwb_);
     check(fill_out <= nmshr_, "{} fills outstanding, NUM_MSHR is {}", fill_out, nmshr_);
     check(fwd_out <= 1, "{} forwards outstanding: forwarding is blocking", fwd_out);
     max_fills_ = std::max(max_fills_, fill_out);
-    if (on_req_) on_req_(r, cyc);
-    log_.push_back({r, cyc});
-    Pending p;
-    p.rsp.op = r.op;
-    p.rsp.src = r.src;
-    p.rsp.tag = r.tag;
-    p.due = cyc + (cfg_.lat_max > cfg_.lat_min ? tb::randint(cfg_.lat_min, cfg_.lat_max) : cfg_.lat_min);
-    p.line = r.addr >> 6;
-    p.req = r;
-    p.is_write = r.op == Op::write;
-    p.is_wb = wb;
     if (wb) {
       check(r.op == Op::write && r.wstrb == ~0ULL, "writeback (tag bit 7) that is not a full-line WRITE: {}",
             tb::mem::describe(r));
       ++wbs_;
     } else if (r.op == Op::read) {
       check(r.wstrb == 0, "fill with strobes: {}", tb::mem::describe(r));
-      ++fills_;
-      if (err_lines_.count(p.line)) p.rsp.err = true;
-      else p.rsp.rdata = read(p.line);  // the data as of acceptance
     } else {
       ++fwds_;
       check(r.op == Op::prefetch ? r.wstrb == 0 : r.wstrb != ~0ULL,
             "forwarded request of an unexpected kind (a full-line WRITE is never forwarded): {}", tb::mem::describe(r));
-      if (err_lines_.count(p.line)) p.rsp.err = true;
     }
-    pending_.push_back(p);
   }
 
-  tb::Dut<V>& dut_;
-  MemConfig cfg_;
+ private:
+  static bool is_writeback(const Req& r) { return (r.tag & 0x80U) != 0; }
+
   unsigned nwb_, nmshr_;
   unsigned max_fills_ = 0;
-  std::unordered_map<std::uint32_t, Line> mem_;
-  std::set<std::uint32_t> err_lines_;
-  std::vector<Pending> pending_;
-  Pending current_{};
-  bool presenting_ = false;
-  std::set<std::uint8_t> tags_;
-  std::vector<DnRecord> log_;
-  std::uint64_t wbs_ = 0, fills_ = 0, fwds_ = 0;
-  std::function<void(const Req&, std::uint64_t)> on_req_;
-  tb::RunningTask<void> task_;
+  std::uint64_t wbs_ = 0, fwds_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -520,7 +428,7 @@ class CcheEnv {
     return Counts{dut_->cnt_hits_o, dut_->cnt_misses_o, dut_->cnt_writebacks_o, dut_->cnt_fills_o};
   }
 
-  DnMemory<V> mem;
+  DnMemory mem;
   Clients<V> clients;
 
  private:

@@ -238,7 +238,7 @@ Task<> t_concurrent(tb::Dut<V>& dut, Params p, unsigned nreq, unsigned nsets, un
     check(cyc < blocked_from, "{} accepted at cycle {} while a command written at cycle {} was pending",
           tb::mem::describe(r), cyc, blocked_from - 1);
   });
-  env.mem.on_request([&](const Req& r) {
+  env.mem.on_request([&](const Req& r, std::uint64_t) {
     if (r.op == Op::write) flat.writeback(r.addr >> 6, r.wdata);
   });
   std::uint64_t flushes = 0;
