@@ -180,17 +180,20 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
   if (!st.slices.empty()) {
     // GMEM (the RB tile buffer): a depth read and a write per fragment, 16 pixels per tile
     // line moved in or out (docs/tessera-sim.md "Energy").
-    double gmem = 0, busy = 0;
+    // CCHE: every hit, miss, writeback and fill touches its data array once (one line).
+    double gmem = 0, busy = 0, cche = 0;
     for (const SliceFrameStats& f : st.slices) {
+      cche += static_cast<double>(f.cche_hits + f.cche_misses + f.cche_writebacks + f.cche_fills);
       gmem += 2.0 * static_cast<double>(f.fragments) + 16.0 * static_cast<double>(f.line_reads + f.line_writes);
       busy += static_cast<double>(f.busy_cycles);
     }
     in.gmem_accesses = gmem;
+    in.cche_accesses = cche;
     in.active_slice_cycles = busy;
   }
   const EnergyEstimate e = estimate_energy(ecfg, in);
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-  j["energy"] = json{{"total_pj", e.total_pj}, {"dram_pj", opt(e.dram_pj)},   {"slc_pj", opt(e.slc_pj)},
+  j["energy"] = json{{"total_pj", e.total_pj}, {"dram_pj", opt(e.dram_pj)},   {"slc_pj", opt(e.slc_pj)}, {"cche_pj", opt(e.cche_pj)},
                      {"gmem_pj", opt(e.gmem_pj)}, {"slice_pj", opt(e.slice_pj)}, {"missing_terms", e.missing}};
   return j;
 }
