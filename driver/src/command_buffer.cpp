@@ -217,6 +217,18 @@ void CommandBuffer::set_regs(uint32_t offset, std::span<const uint32_t> values) 
     throw DriverError(fmt::format("{}: set_regs: {} registers at 0x{:05x} are not dword aligned or leave the "
                                   "{}-bit register map",
                                   where(), values.size(), offset, TS_PKT_SET_REGS_OFFSET_WIDTH));
+  if (open_rp_) {
+    // The bin size and the slice mapping belong to the render pass: RENDERPASS_BEGIN's CLEAR
+    // writes each raster slice's own tiles under them, so a change inside the pass would let
+    // one slice clear a tile another renders (docs/raster.md "The render pass").
+    const uint64_t end = offset + 4ull * values.size();
+    for (const auto& [reg, name] : {std::pair{TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET, "RASTER.BIN"},
+                                    std::pair{TS_RASTER_BASE_ADDR + TS_RASTER_SLICE_OFFSET, "RASTER.SLICE"}})
+      if (reg >= offset && reg < end)
+        throw DriverError(fmt::format("{}: set_regs: {} (0x{:05x}) inside render pass '{}': the bin size and slice "
+                                      "mapping are the render pass's; write them before begin_render_pass",
+                                      where(), name, reg, open_rp_->name));
+  }
   const Dwords p = pkt::set_regs(offset, values);
   check_room(p.size(), "SET_REGS");
   append(p);

@@ -83,6 +83,11 @@ TEST(Misuse, RecordingErrorsAreClearAndAppendNothing) {
   expect_rejected(cb, [&] { cb.delete_group(g); }, "still in use by render pass 'main'");
   expect_rejected(cb, [&] { cb.begin_render_pass(pass(r)); }, "render passes do not nest");
   expect_rejected(cb, [&] { cb.fence(at(r, 60000), 1); }, "fence inside render pass 'main'");
+  // The bin size and slice mapping are the pass's (the CLEAR at RENDERPASS_BEGIN used them).
+  expect_rejected(cb, [&] { cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET, {2}); },
+                  "RASTER.BIN (0x03014) inside render pass 'main'");
+  expect_rejected(cb, [&] { cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_SLICE_OFFSET, {0}); },
+                  "RASTER.SLICE (0x03018) inside render pass 'main'");
   expect_rejected(cb, [&] { cb.draw(DrawDesc{.vertex_addr = 8}); }, "not 16-byte aligned");
   expect_rejected(cb, [&] { cb.close(); }, "render pass 'main' not ended");
   cb.draw(DrawDesc{.count = 3, .vertex_addr = at(r, 20480)});

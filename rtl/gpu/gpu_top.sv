@@ -14,7 +14,7 @@
 // SLC block at TS_SLC_BASE_ADDR and (with a pipeline) GEOM block at TS_GEOM_BASE_ADDR
 // (offsets rebased to the block), anything else answers err.
 // Memory clients: 0 = CP packet fetch, 1 = CP firmware window, 2.. = pc_* ports, then the
-// pipeline's 2 * NUM_SLICES (geometry slices, raster slices).
+// pipeline's NUM_SLICES (each slice's CCHE).
 `include "prim_assert.svh"
 
 module gpu_top #(
@@ -28,9 +28,9 @@ module gpu_top #(
   parameter int unsigned SLC_NUM_WB       = 4,
   parameter int unsigned AXI_ID_W         = 6,
   // Derived (do not override)
-  localparam int unsigned NPp  = 2 * NUM_SLICES,            // pipeline memory clients
+  localparam int unsigned NPp  = NUM_SLICES,                // pipeline memory clients (CCHEs)
   localparam int unsigned NCl  = 2 + NUM_PIPE_CLIENTS + NPp,
-  localparam int unsigned StatW = (NUM_SLICES > 0 ? NUM_SLICES : 1) * 16 * 32,
+  localparam int unsigned StatW = (NUM_SLICES > 0 ? NUM_SLICES : 1) * 20 * 32,
   localparam int unsigned ReqW = tessera_mem_pkg::MEM_REQ_W,
   localparam int unsigned RspW = tessera_mem_pkg::MEM_RSP_W,
   localparam int unsigned PcW  = NUM_PIPE_CLIENTS

@@ -22,7 +22,12 @@
 // waits for its writes and (invalidate) drops its texel cache; cache_done_o pulses when that
 // command completes. It is not a CP command: it never counts in pipe_done_o.
 //
-// Memory clients: 0..N-1 the geometry slices' vertex fetch, N..2N-1 the raster slices.
+// Memory: each slice's vertex fetch (geometry slice k) and raster slice k share the slice's
+// write-back cache (CCHE, rtl/ccche); memory client k is CCHE k. The raster slice's commands
+// that need their writes in memory (RENDERPASS_END, FLUSH, INVALIDATE) complete on that slice
+// only after the CCHE has written back (and, for RENDERPASS_END and INVALIDATE, invalidated)
+// its lines, so every slice's cache starts each pass empty and no slice reads another's stale
+// copy of a target or vertex buffer.
 
 `include "prim_assert.svh"
 
@@ -30,12 +35,14 @@ module pipe_top #(
   parameter int unsigned NUM_SLICES  = 2,
   parameter int unsigned BATCH_PRIMS = 64,
   parameter int unsigned TRK_DEPTH   = 32,   // commands in flight
+  parameter int unsigned CCHE_LINES  = 256,  // per-slice write-back cache (64-byte lines)
+  parameter int unsigned CCHE_WAYS   = 8,
   // Derived
   localparam int unsigned NS       = NUM_SLICES,
-  localparam int unsigned NCl      = 2 * NUM_SLICES,
+  localparam int unsigned NCl      = NUM_SLICES,
   localparam int unsigned ReqW     = tessera_mem_pkg::MEM_REQ_W,
   localparam int unsigned RspW     = tessera_mem_pkg::MEM_RSP_W,
-  localparam int unsigned STAT_N   = 16      // statistics words per slice (see stat_o)
+  localparam int unsigned STAT_N   = 20      // statistics words per slice (see stat_o)
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -69,7 +76,8 @@ module pipe_top #(
   //  0 triangles in, 1 bins rendered, 2 sum of bin popcounts, 3 quads, 4 fragments,
   //  5 fragments passing depth, 6 line reads, 7 line writes, 8 texel hits, 9 texel misses,
   //  10 tile-load cycles, 11 setup cycles, 12 raster cycles, 13 tile-store cycles,
-  //  14 busy cycles, 15 geometry triangles delivered to this slice
+  //  14 busy cycles, 15 geometry triangles delivered to this slice, 16 CCHE hits, 17 CCHE
+  //  misses, 18 CCHE writebacks, 19 CCHE fills
   output logic [NS*STAT_N*32-1:0]      stat_o
 );
 
@@ -160,16 +168,17 @@ module pipe_top #(
   logic [NS-1:0]              rd_req_valid, rd_req_ready, rd_rsp_valid;
   logic [NS*geom_pkg::RD_REQ_W-1:0] rd_req;
   logic [NS*geom_pkg::STRI_W-1:0]   rd_rsp;
+  logic [NS-1:0]                    gm_req_valid, gm_req_ready, gm_rsp_valid, gm_rsp_ready;
+  logic [NS*ReqW-1:0]               gm_req;
+  logic [NS*RspW-1:0]               gm_rsp;
 
   geom_top #(.NUM_SLICES(NS)) u_geom (
     .clk_i, .rst_ni,
     .pipe_valid_i(g_valid), .pipe_ready_o(g_ready), .pipe_cmd_i(g_cmd),
     .pipe_done_o(geom_done), .err_o,
     .side_valid_o(side_valid), .side_ready_i(side_ready), .side_cmd_o(side_cmd),
-    .mem_req_valid_o(mem_req_valid_o[NS-1:0]), .mem_req_ready_i(mem_req_ready_i[NS-1:0]),
-    .mem_req_o(mem_req_o[NS*ReqW-1:0]),
-    .mem_rsp_valid_i(mem_rsp_valid_i[NS-1:0]), .mem_rsp_ready_o(mem_rsp_ready_o[NS-1:0]),
-    .mem_rsp_i(mem_rsp_i[NS*RspW-1:0]),
+    .mem_req_valid_o(gm_req_valid), .mem_req_ready_i(gm_req_ready), .mem_req_o(gm_req),
+    .mem_rsp_valid_i(gm_rsp_valid), .mem_rsp_ready_o(gm_rsp_ready), .mem_rsp_i(gm_rsp),
     .tri_valid_o(tri_valid), .tri_ready_i(tri_ready), .tri_o(tris),
     .rd_req_valid_i(rd_req_valid), .rd_req_ready_o(rd_req_ready), .rd_req_i(rd_req),
     .rd_rsp_valid_o(rd_rsp_valid), .rd_rsp_o(rd_rsp),
@@ -194,6 +203,8 @@ module pipe_top #(
   assign rpb_hold = side_rin.kind == tessera_raster_pkg::RIN_RP_BEGIN && !slices_idle && (sent_q == '0);
 
   assign bc_valid   = {NS{side_valid && side_to_raster && !rpb_hold}} & ~sent_q;
+  logic [NS-1:0] kq_wready, vp_cmd_ready;
+  assign bc_ready   = vp_cmd_ready & kq_wready;
   assign side_ready = !side_to_raster || (&(sent_q | bc_ready));
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)                       sent_q <= '0;
@@ -232,20 +243,17 @@ module pipe_top #(
       .rd_req_valid_o(rd_req_valid[s]), .rd_req_ready_i(rd_req_ready[s]),
       .rd_req_o(rd_req[s*geom_pkg::RD_REQ_W +: geom_pkg::RD_REQ_W]),
       .rd_rsp_valid_i(rd_rsp_valid[s]), .rd_rsp_i(rd_rsp[s*geom_pkg::STRI_W +: geom_pkg::STRI_W]),
-      .cmd_valid_i(bc_valid[s]), .cmd_ready_o(bc_ready[s]), .cmd_i(side_rin),
+      .cmd_valid_i(bc_valid[s] && kq_wready[s]), .cmd_ready_o(vp_cmd_ready[s]), .cmd_i(side_rin),
       .out_valid_o(in_valid), .out_ready_i(in_ready), .out_o(rin));
 
-    assign mem_req_o[(NS+s)*ReqW +: ReqW] = req;
-    assign rsp = mem_rsp_i[(NS+s)*RspW +: RspW];
+    logic                     r_req_valid, r_req_ready, r_rsp_valid, r_rsp_ready, r_done_raw;
 
     raster_slice #(.BATCH_PRIMS(BATCH_PRIMS), .SLICE_NUM(NS), .SLICE_INDEX(s)) u_raster (
       .clk_i, .rst_ni,
       .in_valid_i(in_valid), .in_ready_o(in_ready), .in_i(rin),
-      .done_o(r_done[s]), .busy_o(r_busy[s]),
-      .mem_req_valid_o(mem_req_valid_o[NS+s]), .mem_req_ready_i(mem_req_ready_i[NS+s]),
-      .mem_req_o(req),
-      .mem_rsp_valid_i(mem_rsp_valid_i[NS+s]), .mem_rsp_ready_o(mem_rsp_ready_o[NS+s]),
-      .mem_rsp_i(rsp),
+      .done_o(r_done_raw), .busy_o(r_busy[s]),
+      .mem_req_valid_o(r_req_valid), .mem_req_ready_i(r_req_ready), .mem_req_o(req),
+      .mem_rsp_valid_i(r_rsp_valid), .mem_rsp_ready_o(r_rsp_ready), .mem_rsp_i(rsp),
       // binning bitstream seam: the tile prefetcher plugs in here (docs/raster.md)
       .bs_valid_o(bs_valid), .bs_ready_i(1'b1), .bs_tx_o(bs_tx), .bs_ty_o(bs_ty),
       .bs_mask_o(bs_mask), .bs_count_o(bs_count),
@@ -276,6 +284,73 @@ module pipe_top #(
     assign stat_o[(s*STAT_N + 14)*32 +: 32] = busy_cyc_q;
     assign stat_o[(s*STAT_N + 15)*32 +: 32] = tri_cnt_q;
 
+    // ---- CCHE: port 0 the geometry slice's vertex fetch, port 1 the raster slice ---------
+    logic [2*ReqW-1:0] c_req;
+    logic [2*RspW-1:0] c_rsp;
+    logic [1:0]        c_req_valid, c_req_ready, c_rsp_valid, c_rsp_ready;
+    logic              maint_req_q, maint_inv_q, maint_done;
+    tessera_mem_pkg::mem_req_t d_req;
+    tessera_mem_pkg::mem_rsp_t d_rsp;
+    assign c_req_valid = {r_req_valid, gm_req_valid[s]};
+    assign c_req       = {req, gm_req[s*ReqW +: ReqW]};
+    assign {r_req_ready, gm_req_ready[s]} = c_req_ready;
+    assign c_rsp_ready = {r_rsp_ready, gm_rsp_ready[s]};
+    assign {r_rsp_valid, gm_rsp_valid[s]} = c_rsp_valid;
+    assign rsp = c_rsp[RspW +: RspW];
+    assign gm_rsp[s*RspW +: RspW] = c_rsp[0 +: RspW];
+    assign mem_req_o[s*ReqW +: ReqW] = d_req;
+    assign d_rsp = mem_rsp_i[s*RspW +: RspW];
+
+    ccche #(.NUM_PORTS(2), .LINES(CCHE_LINES), .WAYS(CCHE_WAYS)) u_ccche (
+      .clk_i, .rst_ni,
+      .cl_req_valid_i(c_req_valid), .cl_req_ready_o(c_req_ready), .cl_req_i(c_req),
+      .cl_rsp_valid_o(c_rsp_valid), .cl_rsp_ready_i(c_rsp_ready), .cl_rsp_o(c_rsp),
+      .mem_req_valid_o(mem_req_valid_o[s]), .mem_req_ready_i(mem_req_ready_i[s]), .mem_req_o(d_req),
+      .mem_rsp_valid_i(mem_rsp_valid_i[s]), .mem_rsp_ready_o(mem_rsp_ready_o[s]), .mem_rsp_i(d_rsp),
+      .maint_req_i(maint_req_q), .maint_inv_i(maint_inv_q), .maint_done_o(maint_done),
+      .cnt_hits_o      (stat_o[(s*STAT_N + 16)*32 +: 32]),
+      .cnt_misses_o    (stat_o[(s*STAT_N + 17)*32 +: 32]),
+      .cnt_writebacks_o(stat_o[(s*STAT_N + 18)*32 +: 32]),
+      .cnt_fills_o     (stat_o[(s*STAT_N + 19)*32 +: 32]));
+
+    // ---- completion of the slice's commands: after the CCHE maintenance they need --------
+    // One entry per command delivered to the slice: {needs maintenance, invalidate}.
+    logic [1:0] kq_wdata, kq_rdata;
+    logic       kq_rvalid, kq_rready, unused_kq_full, unused_kq_empty;
+    logic [3:0] unused_kq_depth;
+    logic [3:0] pend_q;              // raster completions not yet processed
+    always_comb begin
+      unique case (side_rin.kind)
+        tessera_raster_pkg::RIN_RP_END, tessera_raster_pkg::RIN_INVALIDATE: kq_wdata = 2'b11;
+        tessera_raster_pkg::RIN_FLUSH:                                       kq_wdata = 2'b10;
+        default:                                                             kq_wdata = 2'b00;
+      endcase
+    end
+    prim_fifo_sync #(.WIDTH(2), .DEPTH(8), .FALL_THROUGH(0)) u_kq (
+      .clk_i, .rst_ni, .clr_i(1'b0),
+      .wvalid_i(bc_valid[s] && bc_ready[s]), .wready_o(kq_wready[s]), .wdata_i(kq_wdata),
+      .rvalid_o(kq_rvalid), .rready_i(kq_rready), .rdata_o(kq_rdata),
+      .full_o(unused_kq_full), .empty_o(unused_kq_empty), .depth_o(unused_kq_depth));
+
+    assign kq_rready = kq_rvalid && pend_q != '0 && !maint_req_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        pend_q      <= '0;
+        maint_req_q <= 1'b0;
+        maint_inv_q <= 1'b0;
+      end else begin
+        pend_q <= pend_q + 4'(r_done_raw) - 4'(kq_rready);
+        if (kq_rready && kq_rdata[1]) begin
+          maint_req_q <= 1'b1;
+          maint_inv_q <= kq_rdata[0];
+        end else if (maint_done) begin
+          maint_req_q <= 1'b0;
+        end
+      end
+    end
+    // the slice's command is complete: directly, or when its maintenance is
+    assign r_done[s] = (kq_rready && !kq_rdata[1]) || maint_done;
+
     logic unused_bs;
     assign unused_bs = ^{bs_valid, bs_tx, bs_ty, bs_mask, bs_count};
   end
@@ -289,6 +364,11 @@ module pipe_top #(
   // Completions never run ahead of the commands they complete.
   `ASSERT(GeomDoneHasCommand_A, geom_done |-> trk_rvalid || g_fire)
   `ASSERT(NoCreditOverflow_A, g_cred_q != '1)
+  for (genvar s = 0; s < NS; s++) begin : gen_kq_chk
+    // every raster completion has its command's entry
+    `ASSERT(RasterDoneHasEntry_A, gen_slice[s].pend_q != '0 |-> gen_slice[s].kq_rvalid)
+    `ASSERT(MaintDoneOnlyWhenAsked_A, gen_slice[s].maint_done |-> gen_slice[s].maint_req_q)
+  end
   for (genvar s = 0; s < NS; s++) begin : gen_outst_chk
     `ASSERT(OutstandingNoWrap_A, outst_q[s*4 +: 4] != 4'hf)
     `ASSERT(DoneHasOutstanding_A, r_done[s] |-> outst_q[s*4 +: 4] != '0)

@@ -29,6 +29,7 @@ EnergyConfig load_energy_config(const std::string& path) {
   c.source = path;
   const std::pair<const char*, double*> keys[] = {{"dram_pj_per_byte", &c.dram_pj_per_byte},
                                                   {"slc_pj_per_access", &c.slc_pj_per_access},
+                                                  {"cche_pj_per_access", &c.cche_pj_per_access},
                                                   {"gmem_pj_per_access", &c.gmem_pj_per_access},
                                                   {"slice_pj_per_active_cycle", &c.slice_pj_per_active_cycle}};
   for (const auto& kv : root) {
@@ -67,6 +68,7 @@ EnergyEstimate estimate_energy(const EnergyConfig& cfg, const EnergyInputs& in) 
   };
   term(in.dram_bytes, cfg.dram_pj_per_byte, e.dram_pj, "dram");
   term(in.slc_accesses, cfg.slc_pj_per_access, e.slc_pj, "slc");
+  term(in.cche_accesses, cfg.cche_pj_per_access, e.cche_pj, "cche");
   term(in.gmem_accesses, cfg.gmem_pj_per_access, e.gmem_pj, "gmem");
   term(in.active_slice_cycles, cfg.slice_pj_per_active_cycle, e.slice_pj, "slice_cycles");
   return e;

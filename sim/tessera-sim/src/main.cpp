@@ -163,6 +163,10 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                             {"line_writes", f.line_writes},
                             {"texel_hits", f.texel_hits},
                             {"texel_misses", f.texel_misses},
+                            {"cche_hits", f.cche_hits},
+                            {"cche_misses", f.cche_misses},
+                            {"cche_writebacks", f.cche_writebacks},
+                            {"cche_fills", f.cche_fills},
 
                             {"busy_cycles", f.busy_cycles}});
     } else {
@@ -176,17 +180,20 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
   if (!st.slices.empty()) {
     // GMEM (the RB tile buffer): a depth read and a write per fragment, 16 pixels per tile
     // line moved in or out (docs/tessera-sim.md "Energy").
-    double gmem = 0, busy = 0;
+    // CCHE: every hit, miss, writeback and fill touches its data array once (one line).
+    double gmem = 0, busy = 0, cche = 0;
     for (const SliceFrameStats& f : st.slices) {
+      cche += static_cast<double>(f.cche_hits + f.cche_misses + f.cche_writebacks + f.cche_fills);
       gmem += 2.0 * static_cast<double>(f.fragments) + 16.0 * static_cast<double>(f.line_reads + f.line_writes);
       busy += static_cast<double>(f.busy_cycles);
     }
     in.gmem_accesses = gmem;
+    in.cche_accesses = cche;
     in.active_slice_cycles = busy;
   }
   const EnergyEstimate e = estimate_energy(ecfg, in);
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-  j["energy"] = json{{"total_pj", e.total_pj}, {"dram_pj", opt(e.dram_pj)},   {"slc_pj", opt(e.slc_pj)},
+  j["energy"] = json{{"total_pj", e.total_pj}, {"dram_pj", opt(e.dram_pj)},   {"slc_pj", opt(e.slc_pj)}, {"cche_pj", opt(e.cche_pj)},
                      {"gmem_pj", opt(e.gmem_pj)}, {"slice_pj", opt(e.slice_pj)}, {"missing_terms", e.missing}};
   return j;
 }
@@ -233,6 +240,10 @@ void add(FrameStats& s, const FrameStats& f) {
     t.line_writes += x.line_writes;
     t.texel_hits += x.texel_hits;
     t.texel_misses += x.texel_misses;
+    t.cche_hits += x.cche_hits;
+    t.cche_misses += x.cche_misses;
+    t.cche_writebacks += x.cche_writebacks;
+    t.cche_fills += x.cche_fills;
 
     t.busy_cycles += x.busy_cycles;
   }
@@ -399,13 +410,17 @@ int cmd_run(RunArgs a) {
   for (std::size_t i = 0; i < frames.size(); ++i) row(std::to_string(frames[i].frame), frames[i], fj[i]);
   row("total", total, j["total"]);
   if (!total.slices.empty()) {
-    std::printf("\n%6s %9s %9s %10s %10s %11s %8s\n", "slice", "tris", "bins", "fragments", "passed", "busy cyc", "busy");
+    std::printf("\n%6s %9s %9s %10s %10s %11s %8s %9s %9s\n", "slice", "tris", "bins", "fragments", "passed",
+                "busy cyc", "busy", "CCHE hit", "CCHE wb");
     for (std::size_t i = 0; i < total.slices.size(); ++i) {
       const SliceFrameStats& f = total.slices[i];
-      std::printf("%6zu %9s %9s %10s %10s %11s %7.1f%%\n", i, si(static_cast<double>(f.triangles)).c_str(),
+      const uint64_t acc = f.cche_hits + f.cche_misses;
+      std::printf("%6zu %9s %9s %10s %10s %11s %7.1f%% %8.1f%% %9s\n", i, si(static_cast<double>(f.triangles)).c_str(),
                   si(static_cast<double>(f.bins)).c_str(), si(static_cast<double>(f.fragments)).c_str(),
                   si(static_cast<double>(f.fragments_passed)).c_str(), si(static_cast<double>(f.busy_cycles)).c_str(),
-                  total.cycles ? 100.0 * static_cast<double>(f.busy_cycles) / static_cast<double>(total.cycles) : 0.0);
+                  total.cycles ? 100.0 * static_cast<double>(f.busy_cycles) / static_cast<double>(total.cycles) : 0.0,
+                  acc ? 100.0 * static_cast<double>(f.cche_hits) / static_cast<double>(acc) : 0.0,
+                  si(static_cast<double>(f.cche_writebacks)).c_str());
     }
   }
   std::printf("\nstatistics: %s\n", (out / "stats.json").string().c_str());

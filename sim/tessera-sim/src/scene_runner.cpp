@@ -190,6 +190,9 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     rp.depth = Attachment{t.depth, gp.depth_load, gp.depth_store, t.group};
     rp.clear_color = gp.clear_color;
     rp.clear_depth = gp.clear_depth;
+    // The bin size is the render pass's: RENDERPASS_BEGIN's CLEAR writes each slice's own
+    // tiles, so RASTER.BIN must be final before it (docs/raster.md "The render pass").
+    cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET, {TS_RASTER_BIN_SIZE_PUT(static_cast<uint32_t>(cfg_.bin_size))});
     cb.begin_render_pass(rp);
     uint32_t cur_cull = cull_reg(ps.cull), cur_ctrl = 0, cur_base = 0;
     const uint32_t geom_state[] = {
@@ -200,7 +203,6 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
         TS_GEOM_DIST_POLICY_PUT(cfg_.least_loaded ? TS_DIST_POLICY_LEAST_LOADED : TS_DIST_POLICY_ROUND_ROBIN)};
     cb.set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET, geom_state);
     cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET, {gp.depth_state, gp.color_state, cur_ctrl, cur_base});
-    cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET, {TS_RASTER_BIN_SIZE_PUT(static_cast<uint32_t>(cfg_.bin_size))});
     ++st.passes;
     for (const ScreenDraw& d : pp.draws) {
       if (d.indices.empty()) continue;  // everything clipped away: no DRAW
@@ -298,6 +300,10 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       f.line_writes = d(SliceStats::kLineWrites);
       f.texel_hits = d(SliceStats::kTexHits);
       f.texel_misses = d(SliceStats::kTexMisses);
+      f.cche_hits = d(SliceStats::kCcheHits);
+      f.cche_misses = d(SliceStats::kCcheMisses);
+      f.cche_writebacks = d(SliceStats::kCcheWritebacks);
+      f.cche_fills = d(SliceStats::kCcheFills);
       f.busy_cycles = d(SliceStats::kBusyCycles);
       st.slices.push_back(f);
     }

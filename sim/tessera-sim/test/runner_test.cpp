@@ -157,11 +157,17 @@ TEST_P(RtlFramebuffer, EqualsTheReferenceRenderer) {
 
   const auto& sl = rtl.frames.at(0).slices;
   ASSERT_EQ(sl.size(), c.slices);
-  uint64_t frags = 0, passed = 0, quads = 0;
+  uint64_t frags = 0, passed = 0, quads = 0, cche_wb = 0;
   for (const auto& s : sl) {
     frags += s.fragments;
     passed += s.fragments_passed;
     quads += s.quads;
+    cche_wb += s.cche_writebacks;
+    // Every slice's traffic goes through its CCHE (vertex fetch at least: every slice gets
+    // sub-batches); a fill is a miss, and a slice writes back only lines it wrote.
+    EXPECT_GT(s.cche_hits + s.cche_misses, 0u) << "a slice's CCHE saw no request";
+    EXPECT_LE(s.cche_fills, s.cche_misses);
+    EXPECT_LE(s.cche_writebacks, s.line_writes);
     // Every slice owns a tile of both targets except with 64x64 bins (the 64x48 screen is one
     // tile, the 128x128 mirror four): then a slice may legitimately get nothing.
     if (c.bin != tessera::driver::BinSize::Px64) {
@@ -172,6 +178,9 @@ TEST_P(RtlFramebuffer, EqualsTheReferenceRenderer) {
   EXPECT_EQ(frags, ref_renderer.fragments());
   EXPECT_EQ(passed, ref_renderer.fragments_passed());
   EXPECT_EQ(quads, ref_renderer.quads());
+  // The rendered targets reach memory through the CCHEs' writebacks (the screen above is read
+  // from memory after the last RENDERPASS_END's flush).
+  EXPECT_GT(cche_wb, 0u);
   std::printf("slices %u %s bin %u subbatch %u: %lu cycles, %lu fragments\n", c.slices,
               c.least_loaded ? "least-loaded" : "round-robin", 16u << static_cast<unsigned>(c.bin), c.subbatch,
               static_cast<unsigned long>(rtl.frames[0].cycles), static_cast<unsigned long>(frags));

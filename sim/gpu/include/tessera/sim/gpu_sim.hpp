@@ -39,10 +39,11 @@ std::string describe(const PipeCommand& c);
 
 // Statistics of one slice (pipe_top stat_o, docs/pipeline.md): wrapping 32-bit counters.
 struct SliceStats {
-  static constexpr unsigned kWords = 16;
+  static constexpr unsigned kWords = 20;
   enum Word : unsigned {
     kTris = 0, kBins, kBinPrims, kQuads, kFrags, kFragsPassed, kLineReads, kLineWrites, kTexHits,
-    kTexMisses, kLoadCycles, kSetupCycles, kRasterCycles, kStoreCycles, kBusyCycles, kGeomTris
+    kTexMisses, kLoadCycles, kSetupCycles, kRasterCycles, kStoreCycles, kBusyCycles, kGeomTris,
+    kCcheHits, kCcheMisses, kCcheWritebacks, kCcheFills
   };
   std::uint32_t word[kWords] = {};
   std::uint32_t operator[](Word w) const { return word[w]; }

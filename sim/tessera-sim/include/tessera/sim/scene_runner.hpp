@@ -44,6 +44,7 @@ struct SliceFrameStats {
   uint64_t bins = 0, bin_primitives = 0;
   uint64_t quads = 0, fragments = 0, fragments_passed = 0;
   uint64_t line_reads = 0, line_writes = 0, texel_hits = 0, texel_misses = 0;
+  uint64_t cche_hits = 0, cche_misses = 0, cche_writebacks = 0, cche_fills = 0;
   uint64_t busy_cycles = 0;
 };
 
