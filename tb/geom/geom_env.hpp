@@ -1,6 +1,7 @@
 // Verification environment for geom_top (rtl/geom, docs/geometry.md). One coroutine checks
 // and drives every port once per clock (sample at RisingEdge, drive with tb::defer), like
-// tb/xbar:
+// tb/xbar; the loop, the CP and store-read drivers and the triangle hold check are
+// tb/cycle_env.hpp's:
 //   - CP agent: pipeline commands with random gaps; counts handshakes.
 //   - memory agent per slice: accepts 64-byte READs with random backpressure, answers each
 //     after a random latency, out of order, from the C++ memory image; checks the protocol
@@ -30,6 +31,7 @@
 #include "geom_ref.hpp"
 #include "mem_protocol.hpp"
 #include "tb/coverage.hpp"
+#include "tb/cycle_env.hpp"
 #include "tb/sim.hpp"
 #include "tb/test.hpp"
 
@@ -69,9 +71,15 @@ struct Stats {
 };
 
 template <class V>
-class GeomBench {
+class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
+  using Base = tb::CycleEnv<GeomBench<V>, V>;
+  friend Base;
+  using Base::t_;
+
  public:
-  GeomBench(tb::Dut<V>& dut, unsigned n) : dut_(dut), t_(dut.top()), n_(n), rx_(n), mm_(n) {}
+  GeomBench(tb::Dut<V>& dut, unsigned n) : Base(dut.top()), dut_(dut), n_(n), rx_(n), mm_(n) {}
+  using Base::cycle;
+  using Base::step;
 
   Knobs k;
   State state;  // reference state as commands are generated
@@ -84,7 +92,6 @@ class GeomBench {
   std::vector<std::uint64_t> rr_sb, rr_prims;  // per slice, exact under round robin only
   unsigned rr_ptr = 0;
   bool policy_changed = false;
-  std::uint64_t cycle = 0;
   std::uint32_t alloc = 0x1000'0000;
 
   unsigned n() const { return n_; }
@@ -168,7 +175,6 @@ class GeomBench {
 
   // ---- run ---------------------------------------------------------------------------------------
   tb::Task<> reset() {
-    t_.rst_ni = 0;
     t_.pipe_valid_i = 0;
     t_.side_ready_i = 0;
     t_.mem_req_ready_i = 0;
@@ -176,36 +182,22 @@ class GeomBench {
     t_.tri_ready_i = 0;
     t_.rd_req_valid_i = 0;
     t_.reg_req_valid_i = 0;
-    tb::Clock(t_.clk_i, 10, "ns").start();
-    co_await tb::ClockCycles(t_.clk_i, 3);
-    tb::write(tb::SignalRef(t_.rst_ni), 1);
-    co_await tb::RisingEdge(t_.clk_i);
-  }
-
-  tb::Task<> step() {
-    co_await tb::RisingEdge(t_.clk_i);
-    sample();
-    ++cycle;
-    drive();
+    co_await this->clock_and_reset();
   }
 
   bool all_done() const { return done_count_ == cmds.size() && side_pending_empty(); }
 
   tb::Task<> run_all(std::uint64_t max_cycles) {
-    for (std::uint64_t c = 0; !all_done(); ++c) {
-      if (c == max_cycles) {
-        std::string s;
-        for (unsigned r = 0; r < n_; ++r)
-          s += fmt::format(" rx{}: {} expected left, {} unread;", r, expect[r].size(), rx_[r].unread.size());
-        tb::fail(fmt::format("not finished after {} cycles (hang or lost work): {} of {} commands accepted, {} done;{}",
-                             max_cycles, accepted_, cmds.size(), done_count_, s));
-      }
-      co_await step();
-    }
+    co_await this->run_until([this] { return all_done(); }, max_cycles, [this] {
+      std::string s;
+      for (unsigned r = 0; r < n_; ++r)
+        s += fmt::format(" rx{}: {} expected left, {} unread;", r, expect[r].size(), rx_[r].unread.size());
+      return fmt::format("{} of {} commands accepted, {} done;{}", cp_.taken(), cmds.size(), done_count_, s);
+    });
     // let the receivers read their last triangles (bounded: a stuck read fails below)
     auto reads_left = [&] {
       for (const auto& x : rx_)
-        if (!x.unread.empty() || x.rd_presenting || x.rsp_due) return true;
+        if (!x.unread.empty() || x.rd.busy() || x.rsp_due) return true;
       return false;
     };
     for (unsigned i = 0; i < 5000 && reads_left(); ++i) co_await step();
@@ -213,7 +205,7 @@ class GeomBench {
     for (unsigned r = 0; r < n_; ++r) {
       check(expect[r].empty(), "receiver {}: {} triangles never delivered, next {}", r, expect[r].size(),
             expect[r].empty() ? std::string() : expect[r].front().str());
-      check(rx_[r].unread.empty() && !rx_[r].rd_presenting && !rx_[r].rsp_due, "receiver {}: reads not finished", r);
+      check(rx_[r].unread.empty() && !rx_[r].rd.busy() && !rx_[r].rsp_due, "receiver {}: reads not finished", r);
     }
     check(err_count_ == total_errors, "err_o pulsed {} times, {} erroneous draws", err_count_, total_errors);
   }
@@ -248,10 +240,10 @@ class GeomBench {
       Tri want;
     };
     std::deque<Unread> unread;
-    bool rd_presenting = false;
+    tb::OfferSlot rd;  // store read request
     bool rsp_due = false;
     Tri rsp_want;
-    std::optional<std::vector<std::uint32_t>> held_tri;
+    tb::HoldCheck<std::vector<std::uint32_t>> tri;
   };
   struct Pend {
     mem::Rsp rsp;
@@ -282,14 +274,11 @@ class GeomBench {
 
   void sample() {
     // ---- CP commands -----------------------------------------------------------------------
-    if (cp_presenting_ && (t_.pipe_ready_o & 1U)) {
-      cp_presenting_ = false;
-      ++accepted_;
-    }
+    cp_.sample(t_.pipe_ready_o & 1U);
     // ---- done / err ------------------------------------------------------------------------
     if (t_.pipe_done_o & 1U) {
-      check(done_count_ < accepted_, "cycle {}: pipe_done_o pulsed with {} commands accepted and {} done", cycle,
-            accepted_, done_count_);
+      check(done_count_ < cp_.taken(), "cycle {}: pipe_done_o pulsed with {} commands accepted and {} done", cycle,
+            cp_.taken(), done_count_);
       const Cmd& c = cmds[done_count_];
       if (c.kind == Cmd::Kind::draw)
         for (unsigned r = 0; r < n_; ++r)
@@ -373,8 +362,7 @@ class GeomBench {
         x.rsp_due = false;
         ++st.reads;
       }
-      if (x.rd_presenting && ((rqv >> r) & 1U) && ((rqr >> r) & 1U)) {
-        x.rd_presenting = false;
+      if (x.rd.sample(((rqv >> r) & 1U) && ((rqr >> r) & 1U))) {
         x.rsp_due = true;
         x.rsp_want = x.unread.front().want;
         x.unread.pop_front();
@@ -382,17 +370,9 @@ class GeomBench {
       // triangle handshake
       const bool v = (tv >> r) & 1U, rd = (tr >> r) & 1U;
       const mem::Bits tb_bits = mem::read_port(tb::SignalRef(t_.tri_o), kTriW, r);
-      if (x.held_tri) {
-        check(v, "cycle {}: receiver {} tri_valid_o dropped before ready", cycle, r);
-        check(tb_bits.words() == *x.held_tri, "cycle {}: receiver {} tri_o changed while stalled", cycle, r);
-      }
-      x.held_tri.reset();
-      if (!v) continue;
-      if (!rd) {
-        x.held_tri = tb_bits.words();
+      if (x.tri.sample(v, rd, tb_bits.words(), [&] { return fmt::format("cycle {}: receiver {} tri_o", cycle, r); }))
         cov.hit("triangle output stalled");
-        continue;
-      }
+      if (!v || !rd) continue;
       const unsigned src = static_cast<unsigned>(tb_bits.get(64, 3)), entry = static_cast<unsigned>(tb_bits.get(56, 8));
       const std::uint32_t mask = static_cast<std::uint32_t>(tb_bits.get(48, 8));
       const auto draw_id = static_cast<std::uint16_t>(tb_bits.get(32, 16));
@@ -429,7 +409,7 @@ class GeomBench {
   void drive() {
     // CP
     std::optional<mem::Bits> cmd_bits;
-    if (!cp_presenting_ && next_cmd_ < cmds.size() && tb::chance(k.p_cmd)) {
+    if (cp_.offer(next_cmd_ < cmds.size(), [this] { return tb::chance(k.p_cmd); })) {
       const Cmd& c = cmds[next_cmd_++];
       mem::Bits b(kCmdW);
       b.set(269, 8, c.opcode);
@@ -438,7 +418,6 @@ class GeomBench {
       b.set(256, 4, c.args.size());
       for (std::size_t i = 0; i < c.args.size(); ++i) b.set(32 * static_cast<unsigned>(i), 32, c.args[i]);
       cmd_bits = b;
-      cp_presenting_ = true;
     }
     // memory
     std::uint64_t mq_ready = 0, ms_valid = 0;
@@ -467,14 +446,13 @@ class GeomBench {
     for (unsigned r = 0; r < n_; ++r) {
       Rx& x = rx_[r];
       if (tb::chance(k.p_tri_ready) && x.unread.size() < 8) tri_ready |= 1ULL << r;
-      if (!x.rd_presenting && !x.unread.empty() && tb::chance(k.p_rd)) {
+      if (x.rd.offer(!x.unread.empty(), [this] { return tb::chance(k.p_rd); })) {
         mem::Bits b(kRdReqW);
         b.set(0, 8, x.unread.front().entry);
         b.set(8, 3, x.unread.front().src);
         rd_writes.emplace_back(r, b);
-        x.rd_presenting = true;
       }
-      if (x.rd_presenting) rd_valid |= 1ULL << r;
+      if (x.rd.busy()) rd_valid |= 1ULL << r;
     }
     const bool side_ready = tb::chance(k.p_side_ready);
     // register port
@@ -484,7 +462,7 @@ class GeomBench {
     tb::defer([this, cmd_bits, mq_ready, ms_valid, rsp_writes = std::move(rsp_writes), tri_ready, rd_valid,
                rd_writes = std::move(rd_writes), side_ready, reg_valid, reg_req] {
       if (cmd_bits) mem::write_port(tb::SignalRef(t_.pipe_cmd_i), *cmd_bits);
-      t_.pipe_valid_i = cp_presenting_ ? 1 : 0;
+      t_.pipe_valid_i = cp_.busy() ? 1 : 0;
       tb::SignalRef(t_.mem_req_ready_i).write(mq_ready);
       for (const auto& [s, b] : rsp_writes) mem::write_port(tb::SignalRef(t_.mem_rsp_i), b, s);
       tb::SignalRef(t_.mem_rsp_valid_i).write(ms_valid);
@@ -498,12 +476,11 @@ class GeomBench {
   }
 
   tb::Dut<V>& dut_;
-  V& t_;
   unsigned n_;
   std::vector<Rx> rx_;
   std::vector<MemModel> mm_;
-  bool cp_presenting_ = false;
-  std::size_t next_cmd_ = 0, accepted_ = 0, done_count_ = 0, side_next_ = 0, side_taken_ = 0, side_done_ = 0;
+  tb::OfferSlot cp_;  // CP pipeline command
+  std::size_t next_cmd_ = 0, done_count_ = 0, side_next_ = 0, side_taken_ = 0, side_done_ = 0;
   std::uint64_t err_count_ = 0;
   std::map<std::uint16_t, std::vector<std::uint64_t>> delivered_;
   int reg_state_ = 0;

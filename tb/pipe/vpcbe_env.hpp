@@ -1,6 +1,6 @@
 // Verification environment for VPCBE_S behind pipe_cmd_map (wrapper tb/pipe/vpcbe_tb_top.sv).
 // One coroutine samples every port at the rising edge and drives the inputs for the next
-// cycle (tb::defer), like tb/geom:
+// cycle (tb::defer), like tb/geom (both on tb/cycle_env.hpp):
 //   - stream driver: one API-ordered stream of triangle records and CP pipeline commands.
 //     The next item is presented only after the previous one was accepted, so a command is
 //     offered only once every older triangle has been taken and no younger triangle is
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "tb/coverage.hpp"
+#include "tb/cycle_env.hpp"
 #include "tb/sim.hpp"
 #include "tb/test.hpp"
 #include "vpcbe_ref.hpp"
@@ -57,9 +58,13 @@ struct Item {
 };
 
 template <class V>
-class VpcbeEnv {
+class VpcbeEnv : public tb::CycleEnv<VpcbeEnv<V>, V> {
+  using Base = tb::CycleEnv<VpcbeEnv<V>, V>;
+  friend Base;
+  using Base::t_;
+
  public:
-  VpcbeEnv(tb::Dut<V>& dut, Cfg cfg) : t_(dut.top()), cfg_(cfg), store_(kMaxSlices * kEntries) {
+  VpcbeEnv(tb::Dut<V>& dut, Cfg cfg) : Base(dut.top()), cfg_(cfg), store_(kMaxSlices * kEntries) {
     for (auto& d : store_)
       for (auto& w : d) w = rnd32();
   }
@@ -72,7 +77,8 @@ class VpcbeEnv {
   std::function<bool(std::uint64_t)> out_ready_fn;
   // Optional hook at the start of every driven cycle (e.g. to change the knobs in phases).
   std::function<void(std::uint64_t)> on_cycle;
-  std::uint64_t cycle = 0;
+  using Base::cycle;
+  using Base::step;
   // Figures
   std::uint64_t n_tris = 0, n_cmds = 0, n_out = 0;
   std::uint64_t first_tri_cycle = 0, last_tri_cycle = 0, first_out_cycle = 0, last_out_cycle = 0;
@@ -110,41 +116,28 @@ class VpcbeEnv {
 
   // ---- run -----------------------------------------------------------------------------------
   tb::Task<> reset() {
-    t_.rst_ni = 0;
     t_.tri_valid_i = 0;
     t_.rd_req_ready_i = 0;
     t_.rd_rsp_valid_i = 0;
     t_.cmd_valid_i = 0;
     t_.out_ready_i = 0;
-    tb::Clock(t_.clk_i, 10, "ns").start();
-    co_await tb::ClockCycles(t_.clk_i, 3);
-    tb::write(tb::SignalRef(t_.rst_ni), 1);
-    co_await tb::RisingEdge(t_.clk_i);
-  }
-
-  tb::Task<> step() {
-    co_await tb::RisingEdge(t_.clk_i);
-    sample();
-    ++cycle;
-    drive();
+    co_await this->clock_and_reset();
   }
 
   // Runs the stream to the end; then a quiet period with the consumer ready, in which nothing
   // may come out any more.
   tb::Task<> run(std::uint64_t max_cycles) {
-    while (next_ < items.size() || presenting_ || !expect.empty()) {
-      if (cycle >= max_cycles)
-        tb::fail(fmt::format("not finished after {} cycles (hang or lost item): {} of {} items accepted, {} "
-                             "expected items not out, next {}",
-                             cycle, accepted_, items.size(), expect.size(),
-                             expect.empty() ? std::string("-") : expect.front().str()));
-      co_await step();
-    }
+    co_await this->run_until([this] { return next_ >= items.size() && !src_.busy() && expect.empty(); }, max_cycles,
+                             [this] {
+                               return fmt::format("{} of {} items accepted, {} expected items not out, next {}",
+                                                  src_.taken(), items.size(), expect.size(),
+                                                  expect.empty() ? std::string("-") : expect.front().str());
+                             });
     quiet_ = true;
     for (unsigned i = 0; i < 2 * cfg_.out_depth + 8; ++i) co_await step();
     quiet_ = false;
-    check(accepted_ == items.size() && expect.empty() && inside_ == 0,
-          "end: {} of {} items accepted, {} expected items not out, {} inside", accepted_, items.size(),
+    check(src_.taken() == items.size() && expect.empty() && inside_ == 0,
+          "end: {} of {} items accepted, {} expected items not out, {} inside", src_.taken(), items.size(),
           expect.size(), inside_);
   }
 
@@ -161,7 +154,8 @@ class VpcbeEnv {
     const bool cv = t_.cmd_valid_i & 1U, cr = t_.cmd_ready_o & 1U;
     const bool ov = t_.out_valid_o & 1U, orr = t_.out_ready_i & 1U;
     const bool inflight = rsp_due_.has_value();  // a read made at the previous edge answers now
-    const Item* cur = presenting_ ? &items[cur_] : nullptr;
+    const Item* cur = src_.busy() ? &items[cur_] : nullptr;
+    src_.sample((tv && tr) || (cv && cr));  // the item offered, on either channel, is taken
 
     // ---- triangle in, store read ------------------------------------------------------------
     check((qv && qr) == (tv && tr), "cycle {}: store read handshake {} but triangle handshake {}", cycle, qv && qr,
@@ -207,18 +201,10 @@ class VpcbeEnv {
       }
     }
     // ---- output -----------------------------------------------------------------------------
-    const std::vector<std::uint32_t> ow = tb::SignalRef(t_.out_o).read_words();
-    if (held_out_) {
-      check(ov, "cycle {}: out_valid_o dropped before out_ready_i", cycle);
-      check(Bits(kRinW, ow) == *held_out_, "cycle {}: out_o changed while stalled", cycle);
-    }
-    held_out_.reset();
-    if (ov && !orr) {
-      held_out_ = Bits(kRinW, ow);
-      cov.hit("output stalled");
-    }
+    const Bits ob(kRinW, tb::SignalRef(t_.out_o).read_words());
+    if (out_.sample(ov, orr, ob, [this] { return fmt::format("cycle {}: out_o", cycle); })) cov.hit("output stalled");
     if (ov && orr) {
-      const Rin got = Rin::unpack(Bits(kRinW, ow));
+      const Rin got = Rin::unpack(ob);
       check(!expect.empty(), "cycle {}: extra output item {}", cycle, got.str());
       check(got == expect.front(), "cycle {}: output item {}\n  got      {}\n  expected {}", cycle, n_out, got.str(),
             expect.front().str());
@@ -237,22 +223,19 @@ class VpcbeEnv {
   void accept() {
     prev_fwd_cmd_ = !items[cur_].is_tri && items[cur_].fwd;
     prev_accept_cycle_ = cycle;
-    presenting_ = false;
-    ++accepted_;
   }
 
   void drive() {
     if (on_cycle) on_cycle(cycle);
     std::optional<Bits> tri_bits, cmd_bits;
-    if (!presenting_ && next_ < items.size() && !tb::chance(k.p_idle)) {
+    if (src_.offer(next_ < items.size(), [this] { return !tb::chance(k.p_idle); })) {
       cur_ = next_++;
-      presenting_ = true;
       if (items[cur_].is_tri) tri_bits = items[cur_].tri.pack();
       else cmd_bits = items[cur_].cmd.pack();
       cov.hit("item offered right after the previous one", prev_accept_cycle_ + 1 == cycle);
     }
-    const bool tri_valid = presenting_ && items[cur_].is_tri;
-    const bool cmd_valid = presenting_ && !items[cur_].is_tri;
+    const bool tri_valid = src_.busy() && items[cur_].is_tri;
+    const bool cmd_valid = src_.busy() && !items[cur_].is_tri;
     const bool noise_tri = !tri_valid && tb::chance(0.5), noise_cmd = !cmd_valid && tb::chance(0.5);
     const bool rd_ready = tb::chance(k.p_rd_ready);
     const std::optional<unsigned> rsp = rsp_due_;
@@ -279,14 +262,14 @@ class VpcbeEnv {
     });
   }
 
-  V& t_;
   Cfg cfg_;
   std::vector<Data> store_;  // index {src, entry}
-  std::size_t next_ = 0, cur_ = 0, accepted_ = 0;
-  bool presenting_ = false, quiet_ = false, prev_fwd_cmd_ = false;
+  tb::OfferSlot src_;  // the item of the stream offered on tri_i or cmd_i
+  std::size_t next_ = 0, cur_ = 0;
+  bool quiet_ = false, prev_fwd_cmd_ = false;
   std::uint64_t prev_accept_cycle_ = ~0ULL;
   std::optional<unsigned> rsp_due_;  // {src, entry} the store answers in the coming cycle
-  std::optional<Bits> held_out_;
+  tb::HoldCheck<Bits> out_;
   std::uint64_t inside_ = 0;  // accepted items not yet out
 };
 
