@@ -15,7 +15,8 @@
 // write acknowledged, which is what the CP's FENCE and DSID_DELETE wait for.
 // A DRAW is complete once its triangles are handed to the raster slices: its pixels are
 // written when their batch is rendered, and the commands that close batches (render-pass end,
-// DSID_SET, the cache maintenance below) complete after that.
+// DSID_SET, the cache maintenance below) complete after that. DSID_SET's completion puts the
+// pixels in the slice's CCHE only; RENDERPASS_END and the maintenance put them in memory.
 //
 // Slice-cache maintenance (cache_req_i, from the CP's FENCE with flush/invalidate): pipe_top
 // sends its own FENCE command down the same path, so every slice closes its batch, renders,
@@ -26,8 +27,11 @@
 // write-back cache (CCHE, rtl/ccche); memory client k is CCHE k. The raster slice's commands
 // that need their writes in memory (RENDERPASS_END, FLUSH, INVALIDATE) complete on that slice
 // only after the CCHE has written back (and, for RENDERPASS_END and INVALIDATE, invalidated)
-// its lines, so every slice's cache starts each pass empty and no slice reads another's stale
-// copy of a target or vertex buffer.
+// its lines, and RENDERPASS_BEGIN waits for every slice's completions (the barrier below). So
+// a raster slice starts each pass with no line in its CCHE and cannot read another slice's
+// stale copy of a target (render to texture). The vertex fetch is not held by that barrier: it
+// may fill lines for the next pass early, which is safe because the GPU never writes memory
+// the vertex fetch reads (render to vertex buffer would need the barrier on geometry too).
 
 `include "prim_assert.svh"
 

@@ -257,6 +257,21 @@ std::string si(double v) {
 }
 std::string opt_si(const std::optional<uint64_t>& v) { return v ? si(static_cast<double>(*v)) : "-"; }
 
+// The RB moves a tile row as whole 64-byte lines, so a row of any target must be whole lines:
+// 16 RGBA8 pixels (docs/raster.md "RB"). The reference backend has no such limit.
+void check_rtl_target_widths(const Scene& sc, const std::string& scene_path) {
+  auto need16 = [](uint32_t w) { return (w + 15) / 16 * 16; };
+  if (sc.width % 16 != 0)
+    throw UsageError(fmt::format("screen width {}: the RTL raster slices need a target width that is a multiple of "
+                                 "16 pixels (docs/raster.md \"RB\"); use --width {} or --backend ref",
+                                 sc.width, need16(sc.width)));
+  for (const auto& [name, t] : sc.targets)
+    if (t.width % 16 != 0)
+      throw UsageError(fmt::format("{}:{}:{}: targets.{}.width: {}: the RTL raster slices need a target width that "
+                                   "is a multiple of 16 pixels (docs/raster.md \"RB\"), e.g. {}; or --backend ref",
+                                   scene_path, t.loc.line, t.loc.column, name, t.width, need16(t.width)));
+}
+
 int cmd_run(RunArgs a) {
   // ---- check everything before anything runs ----
   const std::string scene_path = a.scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : a.scene;
@@ -287,6 +302,7 @@ int cmd_run(RunArgs a) {
   if (a.width) sc.width = *a.width;
   if (a.height) sc.height = *a.height;
   if (a.frames) sc.frames = *a.frames;
+  if (a.backend == "rtl") check_rtl_target_widths(sc, scene_path);
   const EnergyConfig ecfg = load_energy_config(a.energy);
 
   std::vector<std::string> reasons(sc.frames);
@@ -466,6 +482,7 @@ int cmd_bench(const std::string& scene, uint32_t frames, std::optional<uint32_t>
   Scene sc = load_scene(scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : scene);
   if (width) sc.width = *width;
   if (height) sc.height = *height;
+  check_rtl_target_widths(sc, scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : scene);
   sc.frames = frames;
   const LoadedScene ls = load_assets(std::move(sc));
   const Scene& s = ls.scene;

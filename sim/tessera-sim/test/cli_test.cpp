@@ -217,6 +217,26 @@ TEST(Cli, RtlPicturesEqualTheReferencePictures) {
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("--slices 3: the RTL GPU is built with 1, 2 or 4 slices"), std::string::npos) << r.err;
   expect_no_results(d / "three");
+  // Target widths the RTL's line-granular tile store cannot hold, on the command line and in
+  // the scene, are refused before anything runs (the reference backend takes them).
+  r = tessera_sim("run --backend rtl --width 100 --height 48 --out " + (d / "w100").string(), d);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("screen width 100: the RTL raster slices need a target width that is a multiple of 16 "
+                       "pixels (docs/raster.md \"RB\"); use --width 112"),
+            std::string::npos)
+      << r.err;
+  expect_no_results(d / "w100");
+  const fs::path scene = d / "odd.yaml";
+  write(scene, "target: {width: 64, height: 48}\ntargets:\n  tex: {width: 40, height: 40}\n"
+               "passes:\n  - {target: tex, draws: [{mesh: {generate: cube}}]}\n"
+               "  - {draws: [{mesh: {generate: cube}}]}\n");
+  r = tessera_sim("run --backend rtl " + scene.string() + " --out " + (d / "odd").string(), d);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find(scene.string() + ":3:8: targets.tex.width: 40: the RTL raster slices need"), std::string::npos)
+      << r.err;
+  expect_no_results(d / "odd");
+  r = tessera_sim("run --no-render --backend ref --frames 1 " + scene.string() + " --out " + (d / "odd_ref").string(), d);
+  EXPECT_EQ(r.code, 0) << r.err;
 }
 #endif
 
