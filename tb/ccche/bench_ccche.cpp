@@ -34,6 +34,18 @@ namespace {
 
 const Geometry kGeo = kDefault.geometry();
 
+// A memory that never stalls and answers every request after exactly `latency` cycles, in
+// order: the directed tests reason about which request is answered when.
+MemConfig steady_memory(unsigned latency) {
+  MemConfig mc;
+  mc.req_stall = 0;
+  mc.rsp_idle = 0;
+  mc.lat_min = latency;
+  mc.lat_max = latency;
+  mc.reorder = false;
+  return mc;
+}
+
 // Address pool: `nsets` sets x `ntags` tags (more tags than ways: conflicts and evictions).
 std::vector<std::uint32_t> address_pool(unsigned nsets, unsigned ntags, unsigned tag_base = 0x40) {
   std::vector<std::uint32_t> pool;
@@ -480,12 +492,7 @@ TB_TEST(V, directed_corners) {
 // last writeback is answered, or that keeps lines after an invalidate (every read after it
 // must miss and return the flushed data).
 TB_TEST(V, maintenance_during_miss) {
-  MemConfig mc;
-  mc.req_stall = 0;
-  mc.rsp_idle = 0;
-  mc.lat_min = 60;
-  mc.lat_max = 60;
-  mc.reorder = false;
+  const MemConfig mc = steady_memory(60);
   CcheEnv<V> env(dut, kDefault, mc, 2);
   co_await env.start();
   FlatRef ref;
@@ -549,12 +556,7 @@ TB_TEST(V, maintenance_during_miss) {
 // registered) and hit throughput with both ports streaming READ hits and no backpressure;
 // miss latency over a fixed 20-cycle memory; flush time of a full dirty cache.
 TB_TEST(V, figures) {
-  MemConfig mc;
-  mc.req_stall = 0;
-  mc.rsp_idle = 0;
-  mc.lat_min = 20;
-  mc.lat_max = 20;
-  mc.reorder = false;
+  const MemConfig mc = steady_memory(20);
   CcheEnv<V> env(dut, kDefault, mc, 8);
   co_await env.start();
   FlatRef ref;
@@ -602,12 +604,7 @@ TB_TEST(V, figures) {
 // saw in flight at once.
 // Catches: a cache that does not overlap read misses (at most one fill in flight).
 TB_TEST(V, miss_throughput) {
-  MemConfig mc;
-  mc.req_stall = 0;
-  mc.rsp_idle = 0;
-  mc.lat_min = 80;
-  mc.lat_max = 80;
-  mc.reorder = false;
+  const MemConfig mc = steady_memory(80);
   CcheEnv<V> env(dut, kDefault, mc, 128);
   co_await env.start();
   FlatRef ref;
@@ -643,12 +640,7 @@ TB_TEST(V, miss_throughput) {
 // acceptance order, a WRITE to a line being filled accepted before that line's READs are
 // answered (or its data leaking into their answers).
 TB_TEST(V, hit_under_miss) {
-  MemConfig mc;
-  mc.req_stall = 0;
-  mc.rsp_idle = 0;
-  mc.lat_min = 60;
-  mc.lat_max = 60;
-  mc.reorder = false;
+  const MemConfig mc = steady_memory(60);
   CcheEnv<V> env(dut, kDefault, mc, 8);
   co_await env.start();
   FlatRef ref;
