@@ -34,17 +34,7 @@ namespace {
 
 const Geometry kGeo = kDefault.geometry();
 
-// A memory that never stalls and answers every request after exactly `latency` cycles, in
-// order: the directed tests reason about which request is answered when.
-MemConfig steady_memory(unsigned latency) {
-  MemConfig mc;
-  mc.req_stall = 0;
-  mc.rsp_idle = 0;
-  mc.lat_min = latency;
-  mc.lat_max = latency;
-  mc.reorder = false;
-  return mc;
-}
+using tb::mem::steady_memory;  // the directed tests' in-order, fixed-latency memory
 
 // Address pool: `nsets` sets x `ntags` tags (more tags than ways: conflicts and evictions).
 std::vector<std::uint32_t> address_pool(unsigned nsets, unsigned ntags, unsigned tag_base = 0x40) {

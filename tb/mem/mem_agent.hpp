@@ -40,6 +40,20 @@ struct MemConfig {
   bool write_at_ack = true;   // a write lands when its response is handed over (else at acceptance)
 };
 
+// A memory that never stalls and answers every request after exactly `latency` cycles, in
+// order: for directed tests that reason about which request is answered when, and for figures.
+// Config is MemConfig or a bench's MemConfig derived from it (with its own defaults).
+template <class Config = MemConfig>
+Config steady_memory(unsigned latency) {
+  Config mc;
+  mc.req_stall = 0;
+  mc.rsp_idle = 0;
+  mc.lat_min = latency;
+  mc.lat_max = latency;
+  mc.reorder = false;
+  return mc;
+}
+
 // The requester's clock and reset and its downstream port, as the verilated model names them.
 struct MemPorts {
   SignalRef clk, rst_n;

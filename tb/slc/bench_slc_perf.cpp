@@ -26,15 +26,7 @@ namespace {
 
 constexpr unsigned kMemLatency = 80;  // ARCHITECTURE.md 3: the DRAM model's default latency
 
-MemConfig fixed_memory(unsigned latency = kMemLatency) {
-  MemConfig mc;
-  mc.req_stall = 0;
-  mc.rsp_idle = 0;
-  mc.lat_min = latency;
-  mc.lat_max = latency;
-  mc.reorder = false;
-  return mc;
-}
+MemConfig fixed_memory(unsigned latency = kMemLatency) { return tb::mem::steady_memory<MemConfig>(latency); }
 
 // Send `reqs` back to back (several tags outstanding) and return the cycles from the first
 // acceptance to the last response.
