@@ -337,6 +337,7 @@ Scene parse_scene(const std::string& text, const std::string& file_name, const s
   std::set<std::string> pass_names;
   std::set<std::string> rendered;  // intermediate targets rendered by an earlier pass
   std::map<std::string, std::size_t> last_use;
+  std::set<std::string> persistent;  // targets a frame loads before rendering them: never deleted
   bool screen = false;
   for (std::size_t i = 0; i < ps.size(); ++i) {
     const YAML::Node p = ps[i];
@@ -446,6 +447,17 @@ Scene parse_scene(const std::string& text, const std::string& file_name, const s
       if (d["lit"]) draw.lit = r.boolean(d["lit"], dp + ".lit");
       pass.draws.push_back(std::move(draw));
     }
+    // A target whose first pass in the frame loads it (color or depth) reads what the previous
+    // frame left: it is live across the frame boundary and never deleted (docs/tessera-sim.md
+    // "Render-target lifetimes"). In frame 0 that load reads memory nothing wrote.
+    const bool first_use = pass.target == kScreenTarget ? !screen : !rendered.count(pass.target);
+    if (first_use && (pass.color_load == LoadAction::Load || pass.depth_load == LoadAction::Load)) {
+      persistent.insert(pass.target);
+      s.warnings.push_back(fmt::format(
+          "{}:{}:{}: {}: pass '{}' loads target '{}' before any pass of the frame renders it: frame 0 reads the "
+          "target's initial contents (zero: transparent black, depth 0), later frames the previous frame's",
+          s.file, pass.loc.line, pass.loc.column, path, pass.name, pass.target));
+    }
     if (pass.target == kScreenTarget) {
       screen = true;
     } else {
@@ -455,7 +467,8 @@ Scene parse_scene(const std::string& text, const std::string& file_name, const s
     s.passes.push_back(std::move(pass));
   }
   if (!screen) r.fail(ps, "passes", "no pass renders the 'screen' target: the frame would have no picture");
-  for (const auto& [name, pass] : last_use) s.passes[pass].delete_after.push_back(name);
+  for (const auto& [name, pass] : last_use)
+    if (!persistent.count(name)) s.passes[pass].delete_after.push_back(name);
   for (const auto& [name, t] : s.targets)
     if (!last_use.count(name)) r.fail(t.loc, "the target is never rendered by any pass");
   return s;

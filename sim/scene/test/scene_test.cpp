@@ -66,6 +66,35 @@ passes:
   EXPECT_TRUE(s.passes[2].draws[0].texture_is_target);
 }
 
+// Catches: DSID_DELETE of a target that the next frame loads (issue 14 item 1): a target whose
+// first pass in the frame loads it is live across frames and must never be deleted; a target
+// that a frame clears before use is still deleted after its last use. The frame-0 load of the
+// never-written target is reported as a warning naming the file, line and pass.
+TEST(Scene, TargetLoadedAcrossFramesIsNeverDeleted) {
+  const Scene s = parse_scene(R"(
+frames: 2
+targets: {acc: {width: 16, height: 16}, tmp: {width: 16, height: 16}, dep: {width: 16, height: 16}}
+passes:
+  - {name: acc, target: acc, color_load: load, draws: [{mesh: {generate: cube}}]}
+  - {name: tmp, target: tmp, draws: [{mesh: {generate: cube}}]}
+  - {name: dep, target: dep, depth_load: load, draws: [{mesh: {generate: cube}}]}
+  - {name: tmp2, target: tmp, color_load: load, draws: [{mesh: {generate: cube}}]}
+  - {name: main, draws: [{mesh: {generate: cube}, texture: acc}, {mesh: {generate: cube}, texture: tmp},
+                         {mesh: {generate: cube}, texture: dep}]}
+)",
+                              "acc.yaml", "");
+  for (const PassSpec& p : s.passes) {
+    for (const std::string& d : p.delete_after) EXPECT_NE(d, "acc") << "deleted in pass " << p.name;
+    for (const std::string& d : p.delete_after) EXPECT_NE(d, "dep") << "deleted in pass " << p.name;
+  }
+  // tmp is cleared by its first pass of the frame: the load in tmp2 reads this frame's data.
+  EXPECT_EQ(s.passes[4].delete_after, std::vector<std::string>{"tmp"});
+  ASSERT_EQ(s.warnings.size(), 2u);
+  EXPECT_NE(s.warnings[0].find("acc.yaml:4:"), std::string::npos) << s.warnings[0];
+  EXPECT_NE(s.warnings[0].find("pass 'acc' loads target 'acc'"), std::string::npos) << s.warnings[0];
+  EXPECT_NE(s.warnings[1].find("pass 'dep' loads target 'dep'"), std::string::npos) << s.warnings[1];
+}
+
 // Catches: the demo scene drifting out of what the issue asks (two passes, render to texture
 // with delete, textures, many triangles) or failing to load.
 TEST(Scene, DemoSceneLoads) {

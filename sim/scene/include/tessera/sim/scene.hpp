@@ -139,6 +139,7 @@ struct Scene {
   std::map<std::string, TextureSpec> textures;
   std::map<std::string, TargetSpec> targets;
   std::vector<PassSpec> passes;
+  std::vector<std::string> warnings;  // "file:line:column: path: message" for legal but suspect input
 };
 
 // Parses and validates (types, ranges, unknown keys, references, pass order). No file I/O
