@@ -172,6 +172,51 @@ void RefDevice::write_mem(uint32_t addr, std::span<const uint8_t> bytes) {
     throw std::out_of_range(fmt::format("RefDevice: write of {} bytes at 0x{:08x} outside the {}-byte memory",
                                         bytes.size(), addr, cfg_.memory_bytes));
   mem_.write(addr, bytes);
+  tag_lines(addr, bytes.size(), 0);  // host writes carry no DSID
+}
+
+uint8_t RefDevice::line_dsid(uint32_t addr) const {
+  auto it = line_dsid_.find(addr & ~(kLineBytes - 1));
+  return it == line_dsid_.end() ? 0 : it->second;
+}
+
+void RefDevice::tag_lines(uint32_t addr, uint64_t bytes, uint8_t dsid) {
+  if (bytes == 0) return;
+  const uint64_t first = addr & ~uint64_t{kLineBytes - 1};
+  const uint64_t end = static_cast<uint64_t>(addr) + bytes;
+  if (dsid == 0) {
+    line_dsid_.erase(line_dsid_.lower_bound(static_cast<uint32_t>(first)),
+                     end > 0xFFFFFFFFull ? line_dsid_.end() : line_dsid_.lower_bound(static_cast<uint32_t>(end)));
+    return;
+  }
+  for (uint64_t a = first; a < end; a += kLineBytes) line_dsid_[static_cast<uint32_t>(a)] = dsid;
+}
+
+void RefDevice::tag_render_pass_stores(const Dwords& p) {
+  if (p.size() < TS_PKT_RENDERPASS_BEGIN_LEN) return;
+  const uint64_t bytes = 4ull * TS_PKT_RENDERPASS_BEGIN_WIDTH_GET(p[TS_PKT_RENDERPASS_BEGIN_WIDTH_DW]) *
+                         TS_PKT_RENDERPASS_BEGIN_HEIGHT_GET(p[TS_PKT_RENDERPASS_BEGIN_HEIGHT_DW]);
+  if (TS_PKT_RENDERPASS_BEGIN_COLOR_STORE_GET(p[TS_PKT_RENDERPASS_BEGIN_COLOR_STORE_DW]) == TS_STORE_OP_STORE)
+    tag_lines(TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_GET(p[TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_DW]), bytes,
+              static_cast<uint8_t>(TS_PKT_RENDERPASS_BEGIN_COLOR_DSID_GET(p[TS_PKT_RENDERPASS_BEGIN_COLOR_DSID_DW])));
+  if (TS_PKT_RENDERPASS_BEGIN_DEPTH_STORE_GET(p[TS_PKT_RENDERPASS_BEGIN_DEPTH_STORE_DW]) == TS_STORE_OP_STORE)
+    tag_lines(TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_GET(p[TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_DW]), bytes,
+              static_cast<uint8_t>(TS_PKT_RENDERPASS_BEGIN_DEPTH_DSID_GET(p[TS_PKT_RENDERPASS_BEGIN_DEPTH_DSID_DW])));
+}
+
+void RefDevice::poison_dsid(uint8_t dsid) {
+  std::array<uint8_t, kLineBytes> poison{};
+  for (uint32_t i = 0; i < kLineBytes; i += 4)
+    for (uint32_t b = 0; b < 4; ++b) poison[i + b] = static_cast<uint8_t>(kDeletedPoison >> (8 * b));
+  for (auto it = line_dsid_.begin(); it != line_dsid_.end();) {
+    if (it->second == dsid) {
+      mem_.write(it->first, poison);
+      ++poisoned_lines_;
+      it = line_dsid_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void RefDevice::read_mem(uint32_t addr, std::span<uint8_t> bytes) {
@@ -483,6 +528,7 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
       if (!addr_ok(TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_GET(p[TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_DW]), target, 64) ||
           !addr_ok(TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_GET(p[TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_DW]), target, 64))
         return fail(TS_CP_ERROR_BAD_ADDRESS);
+      Q.rp_begin.assign(p, p + len);
       if (!cfg_.replay_render_passes) {
         pipe(q, op, Dwords(p, p + len));
         break;
@@ -504,10 +550,12 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
     case TS_OP_RENDERPASS_END: {
       if (!Q.rp.active) {  // (always so without replay)  // no render pass to end: forwarded, nothing replayed
         pipe(q, op, {});
+        tag_render_pass_stores(Q.rp_begin);
         break;
       }
       if (level != Q.rp.level || L.pos != Q.rp.end_pos) return fail(TS_CP_ERROR_BAD_LENGTH);
       pipe(q, op, {});
+      tag_render_pass_stores(Q.rp_begin);
       if (Q.rp.pass + 1 < Q.rp.passes) {  // replay the body for the next coarse bin
         complete(q, level, hdr_addr, pkt, false);
         ++Q.rp.pass;
@@ -545,8 +593,10 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
       if (!win_ok(TS_PKT_DSID_DELETE_FENCE_ADDR_GET(p[TS_PKT_DSID_DELETE_FENCE_ADDR_DW]), 4, 4))
         return fail(TS_CP_ERROR_BAD_ADDRESS);
       const uint32_t dsid = TS_PKT_DSID_DELETE_DSID_GET(p[TS_PKT_DSID_DELETE_DSID_DW]);
-      if (dsid != 0)  // DSID 0 is never deleted; the fence is still written
+      if (dsid != 0) {  // DSID 0 is never deleted; the fence is still written
         delete_hints_.push_back(DeleteHint{static_cast<uint8_t>(q), static_cast<uint8_t>(dsid), cycle_});
+        poison_dsid(static_cast<uint8_t>(dsid));
+      }
       return block(Wait::Delete, cfg_.delete_latency);
     }
 

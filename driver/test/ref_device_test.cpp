@@ -327,6 +327,36 @@ TEST(RefDevice, DsidDeleteHintThenFenceAndPerfSample) {
   EXPECT_EQ(blk[pb::kPacketsQ1Dw], 0u);
 }
 
+// Catches (issue 14 item 1): a reference device on which a DSID_DELETE of live data hides,
+// because deleted lines keep their old data. Lines a render pass stored are tagged with the
+// pass's color / depth DSID; DSID_DELETE(d) turns exactly the lines tagged d into
+// kDeletedPoison: not a DONT_CARE store's lines, not another DSID's, never DSID 0's, and not
+// lines a host write rewrote after the pass (host writes carry no DSID).
+TEST(RefDevice, DsidDeletePoisonsTheLinesItsPassesStored) {
+  Direct d;
+  RenderPassPacket a;  // 16x4 RGBA8: 256 bytes = 4 lines each
+  a.width = 16, a.height = 4, a.color_addr = 0x10000, a.depth_addr = 0x11000;
+  a.color_store = StoreOp::Store, a.depth_store = StoreOp::DontCare, a.color_dsid = 7, a.depth_dsid = 7;
+  RenderPassPacket b = a;  // another group's target, stored with DSID 9
+  b.color_addr = 0x12000, b.depth_addr = 0x13000, b.color_dsid = 9, b.depth_store = StoreOp::Store, b.depth_dsid = 0;
+  for (uint32_t addr : {0x10000u, 0x11000u, 0x12000u, 0x13000u})
+    for (uint32_t i = 0; i < 64; ++i) d.dev.write_mem32(addr + 4 * i, 0x11111111u);
+  d.run(0, cat({pkt::renderpass_begin(a), pkt::renderpass_end(), pkt::renderpass_begin(b), pkt::renderpass_end()}));
+  EXPECT_EQ(d.dev.line_dsid(0x10000), 7u);
+  EXPECT_EQ(d.dev.line_dsid(0x11000), 0u) << "a DONT_CARE depth store writes nothing";
+  EXPECT_EQ(d.dev.line_dsid(0x13000), 0u) << "depth DSID 0: untagged";
+  d.dev.write_mem32(0x100C0, 0x22222222u);  // the host rewrites a's last line after the pass
+  d.run(0, cat({pkt::dsid_delete(7, 0x6000, 1), pkt::dsid_delete(0, 0x6004, 1)}));
+  const uint32_t poison = RefDevice::kDeletedPoison;
+  for (uint32_t i = 0; i < 48; ++i) EXPECT_EQ(d.dev.read_mem32(0x10000 + 4 * i), poison) << "dword " << i;
+  EXPECT_EQ(d.dev.read_mem32(0x100C0), 0x22222222u) << "the host's write after the pass is not the group's";
+  EXPECT_EQ(d.dev.read_mem32(0x11000), 0x11111111u);
+  EXPECT_EQ(d.dev.read_mem32(0x12000), 0x11111111u) << "DSID 9's lines were dropped by the delete of 7";
+  EXPECT_EQ(d.dev.read_mem32(0x13000), 0x11111111u);
+  EXPECT_EQ(d.dev.poisoned_lines(), 3u);
+  EXPECT_EQ(d.dev.line_dsid(0x10000), 0u) << "a deleted line is no longer the group's";
+}
+
 // Catches: a BARRIER_WAIT that blocks the other queue, a wait that passes before the update,
 // queues not served one packet at a time in turn.
 TEST(RefDevice, BarrierBlocksOnlyItsQueueAndQueuesAlternate) {

@@ -1,10 +1,11 @@
 #include "tessera/sim/ref_frame_renderer.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 
 #include "tessera/driver/error.hpp"
-#include "tessera/driver/ref_device.hpp"
 #include "tessera/sim/ref_render.hpp"
 #include "tessera/sim/vertex.hpp"
 #include "tessera_spec.h"
@@ -16,6 +17,13 @@ namespace {
 int32_t sat20(int64_t v) {
   constexpr int64_t kMax = (1 << 19) - 1, kMin = -(1 << 19);
   return static_cast<int32_t>(v > kMax ? kMax : (v < kMin ? kMin : v));
+}
+
+// The viewport transform of the geometry slices (docs/geometry.md "VS"): 12.4 x signed 15.16,
+// exact product, arithmetic shift, plus the 28.4 offset, saturated to signed 20 bits.
+int32_t viewport(int16_t x, uint32_t scale, uint32_t offset) {
+  const int64_t prod = static_cast<int64_t>(x) * static_cast<int32_t>(scale);
+  return sat20((prod >> 16) + static_cast<int32_t>(offset));
 }
 
 // The geometry front end's cull (docs/geometry.md "TSEFE_S"), in this order: zero area,
@@ -34,63 +42,98 @@ bool culled(const raster::Triangle& t, uint32_t cull, uint32_t width, uint32_t h
   return px1 < 0 || py1 < 0 || px0 >= static_cast<int64_t>(width) || py0 >= static_cast<int64_t>(height);
 }
 
+bool in_raster_block(uint32_t addr) { return addr >= TS_RASTER_BASE_ADDR && addr < TS_RASTER_BASE_ADDR + TS_RASTER_SIZE; }
+
 }  // namespace
 
-void RefFrameRenderer::render(const std::vector<GpuPass>& passes, driver::Device& device) {
-  auto* ref = dynamic_cast<driver::RefDevice*>(&device);
-  if (!ref) throw driver::DriverError("RefFrameRenderer renders into the reference device's memory only");
-  SparseMemory& mem = ref->memory();
-  for (const GpuPass& p : passes) {
-    raster::RefRenderer r(mem);
-    r.set_reg(TS_RASTER_DEPTH_OFFSET, p.depth_state);
-    r.set_reg(TS_RASTER_COLOR_OFFSET, p.color_state);
-    raster::RenderPass rp;
-    rp.color_addr = p.color_addr;
-    rp.depth_addr = p.depth_addr;
-    rp.width = p.width;
-    rp.height = p.height;
-    rp.color_load = static_cast<uint32_t>(p.color_load);
-    rp.depth_load = static_cast<uint32_t>(p.depth_load);
-    rp.color_store = static_cast<uint32_t>(p.color_store);
-    rp.depth_store = static_cast<uint32_t>(p.depth_store);
-    rp.clear_color = p.clear_color;
-    rp.clear_depth = p.clear_depth;
-    r.renderpass_begin(rp);
-    uint32_t cur_ctrl = 0, cur_base = 0;
-    for (const GpuDraw& d : p.draws) {
-      if (d.tex_ctrl != cur_ctrl || d.tex_base != cur_base) {
-        r.set_reg(TS_RASTER_TEX_CTRL_OFFSET, d.tex_ctrl);
-        r.set_reg(TS_RASTER_TEX_BASE_OFFSET, d.tex_base);
-        cur_ctrl = d.tex_ctrl;
-        cur_base = d.tex_base;
-      }
-      const unsigned isz = d.index_type == driver::IndexType::U16 ? 2 : 4;
-      for (uint32_t k = 0; k + 2 < d.index_count; k += 3) {
-        raster::Triangle t;
-        t.prim_id = k / 3;
-        for (unsigned i = 0; i < 3; ++i) {
-          const uint32_t ia = d.index_addr + (k + i) * isz;
-          const uint32_t idx = isz == 2 ? mem.read16(ia) : mem.read32(ia);
-          const uint32_t va = d.vertex_addr + idx * kVertexBytes;
-          const std::array<uint32_t, kVertexDwords> dw{mem.read32(va), mem.read32(va + 4), mem.read32(va + 8),
-                                                       mem.read32(va + 12)};
-          const Vertex v = unpack_vertex(dw);
-          t.v[i].x = sat20(static_cast<int64_t>(v.x) + static_cast<int32_t>(p.vp_offset_x));
-          t.v[i].y = sat20(static_cast<int64_t>(v.y) + static_cast<int32_t>(p.vp_offset_y));
-          t.v[i].z = v.z;
-          t.v[i].rgba = dw[2];
-          t.v[i].u = v.u;
-          t.v[i].v = v.v;
-        }
-        if (culled(t, d.cull, p.width, p.height)) continue;
-        r.triangle(t);
-        ++tris_;
-      }
+RefFrameRenderer::RefFrameRenderer() = default;
+RefFrameRenderer::~RefFrameRenderer() = default;
+
+uint32_t RefFrameRenderer::reg(uint32_t addr) const {
+  if (auto it = regs_.find(addr); it != regs_.end()) return it->second;
+  switch (addr) {  // the reset values of the registers the draw path reads
+    case TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET: return TS_GEOM_VP_SCALE_X_RESET;
+    case TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_Y_OFFSET: return TS_GEOM_VP_SCALE_Y_RESET;
+    case TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_X_OFFSET: return TS_GEOM_VP_OFFSET_X_RESET;
+    case TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_Y_OFFSET: return TS_GEOM_VP_OFFSET_Y_RESET;
+    case TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSET: return TS_GEOM_CULL_RESET;
+    default: return 0;
+  }
+}
+
+void RefFrameRenderer::execute(const driver::PipeCommand& cmd, SparseMemory& memory) {
+  switch (cmd.opcode) {
+    case TS_OP_SET_REGS: {
+      const uint32_t addr = cmd.args.at(0), value = cmd.args.at(1);
+      regs_[addr] = value;
+      if (pass_renderer_ && in_raster_block(addr)) pass_renderer_->set_reg(addr - TS_RASTER_BASE_ADDR, value);
+      break;
     }
-    r.renderpass_end();
-    quads_ += r.counters().quads;
-    frags_ += r.counters().frags;
-    pass_ += r.counters().pass;
+    case TS_OP_RENDERPASS_BEGIN: {
+      if (cmd.args.size() < TS_PKT_RENDERPASS_BEGIN_LEN)
+        throw driver::DriverError(fmt::format("reference pipeline: RENDERPASS_BEGIN with {} payload dwords", cmd.args.size()));
+      pass_renderer_ = std::make_unique<raster::RefRenderer>(memory);
+      // The raster state registers persist across passes: the new pass starts with them.
+      for (const auto& [addr, value] : regs_)
+        if (in_raster_block(addr)) pass_renderer_->set_reg(addr - TS_RASTER_BASE_ADDR, value);
+      const raster::RenderPass rp = raster::RenderPass::from_payload(cmd.args.data());
+      width_ = rp.width;
+      height_ = rp.height;
+      pass_renderer_->renderpass_begin(rp);
+      break;
+    }
+    case TS_OP_DRAW:
+      draw(cmd, memory);
+      break;
+    case TS_OP_RENDERPASS_END:
+      if (!pass_renderer_) break;  // the CP forwards an unmatched END; nothing is open
+      pass_renderer_->renderpass_end();
+      quads_ += pass_renderer_->counters().quads;
+      frags_ += pass_renderer_->counters().frags;
+      pass_ += pass_renderer_->counters().pass;
+      pass_renderer_.reset();
+      break;
+    case TS_OP_DSID_SET:
+      if (pass_renderer_) pass_renderer_->batch_close();
+      break;
+    default:
+      break;  // SET_BIN_MODE, BIND_VIS_BUFFER, FRAME_END: no pixels
+  }
+}
+
+void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
+  if (!pass_renderer_) throw driver::DriverError("reference pipeline: DRAW outside a render pass");
+  const uint32_t topo = TS_PKT_DRAW_TOPOLOGY_GET(cmd.args.at(TS_PKT_DRAW_TOPOLOGY_DW));
+  if (topo != TS_TOPOLOGY_TRI_LIST)
+    throw driver::DriverError(
+        fmt::format("reference pipeline: DRAW topology {} is not modelled (triangle lists only)", topo));
+  const uint32_t itype = TS_PKT_DRAW_INDEX_TYPE_GET(cmd.args.at(TS_PKT_DRAW_INDEX_TYPE_DW));
+  const uint32_t count = TS_PKT_DRAW_COUNT_GET(cmd.args.at(TS_PKT_DRAW_COUNT_DW));
+  const uint32_t vaddr = TS_PKT_DRAW_VERTEX_ADDR_GET(cmd.args.at(TS_PKT_DRAW_VERTEX_ADDR_DW));
+  const uint32_t iaddr = TS_PKT_DRAW_INDEX_ADDR_GET(cmd.args.at(TS_PKT_DRAW_INDEX_ADDR_DW));
+  const uint32_t sx = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET), sy = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_Y_OFFSET);
+  const uint32_t ox = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_X_OFFSET), oy = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_Y_OFFSET);
+  const uint32_t cull = reg(TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSET);
+  for (uint32_t k = 0; k + 2 < count; k += 3) {
+    raster::Triangle t;
+    t.prim_id = k / 3;
+    for (unsigned i = 0; i < 3; ++i) {
+      uint32_t idx = k + i;  // non-indexed
+      if (itype == TS_INDEX_TYPE_U16) idx = mem.read16(iaddr + (k + i) * 2);
+      if (itype == TS_INDEX_TYPE_U32) idx = mem.read32(iaddr + (k + i) * 4);
+      const uint32_t va = vaddr + idx * kVertexBytes;
+      const std::array<uint32_t, kVertexDwords> dw{mem.read32(va), mem.read32(va + 4), mem.read32(va + 8), mem.read32(va + 12)};
+      const Vertex v = unpack_vertex(dw);
+      t.v[i].x = viewport(v.x, sx, ox);
+      t.v[i].y = viewport(v.y, sy, oy);
+      t.v[i].z = v.z;
+      t.v[i].rgba = dw[2];
+      t.v[i].u = v.u;
+      t.v[i].v = v.v;
+    }
+    if (culled(t, cull, width_, height_)) continue;
+    pass_renderer_->triangle(t);
+    ++tris_;
   }
 }
 

@@ -15,8 +15,13 @@
 //    PERF_SAMPLE;
 //  - the errors BAD_OPCODE, BAD_LENGTH, BAD_ADDRESS, IB_OVERFLOW: the queue halts, the other
 //    keeps running.
-// It does not render: pipe commands go to an optional PipelineModel (the pipeline issues add
-// one), and it has no caches (FENCE flush/invalidate and the DSID delete hint are recorded).
+// It does not render: pipe commands go to an optional PipelineModel (tessera-sim's reference
+// renderer), synchronously, as each packet executes. It has no caches (FENCE flush/invalidate
+// are recorded), but it models what DSID_DELETE may do to memory in the worst case: every
+// 64-byte line a render pass stored is tagged with the pass's color or depth DSID (a host write
+// clears the tag), and DSID_DELETE(d) fills every line tagged d with kDeletedPoison, as if
+// every such line were still in the SLC and dropped. A later read of deleted data therefore
+// returns the poison instead of hiding as old data (docs/driver.md "The reference device").
 #pragma once
 
 #include <array>
@@ -104,6 +109,10 @@ class RefDevice final : public Device {
   // The firmware reaches FENCE, COND_EXEC, DSID_DELETE and PERF_SAMPLE addresses through its
   // 2 GiB GPU-memory window (docs/firmware.md "Memory map").
   static constexpr uint64_t kWindowBytes = 1ull << 31;
+  // What a line dropped by DSID_DELETE reads back as, in every dword: opaque magenta as RGBA8
+  // (R in bits 7:0), depth 0xFF00FF as 24-bit depth.
+  static constexpr uint32_t kDeletedPoison = 0xFFFF00FFu;
+  static constexpr uint32_t kLineBytes = 64;
 
   explicit RefDevice(RefDeviceConfig cfg = {});
 
@@ -129,6 +138,9 @@ class RefDevice final : public Device {
   uint64_t packets_executed() const { return packets_; }
   uint64_t flushes() const { return flushes_; }
   uint64_t invalidates() const { return invalidates_; }
+  // Lines DSID_DELETE filled with kDeletedPoison so far, and the DSID tag of a line (0: none).
+  uint64_t poisoned_lines() const { return poisoned_lines_; }
+  uint8_t line_dsid(uint32_t addr) const;
   sim::SparseMemory& memory() { return mem_; }
   void set_pipeline(PipelineModel* p) { pipeline_ = p; }
 
@@ -165,6 +177,7 @@ class RefDevice final : public Device {
     std::vector<Level> levels;  // [0] ring, then IB1, IB2
     RenderPass rp;
     BinningInfo bin;
+    Dwords rp_begin;  // payload of the last RENDERPASS_BEGIN: the targets RENDERPASS_END stores
     Wait wait = Wait::None;
     Inflight inflight;
   };
@@ -188,6 +201,9 @@ class RefDevice final : public Device {
   uint32_t read_stream(const Queue& q, unsigned level, uint64_t pos) const;
   uint32_t stream_addr(const Queue& q, unsigned level, uint64_t pos) const;
   void pipe(unsigned q, uint32_t opcode, std::vector<uint32_t> args);
+  void tag_lines(uint32_t addr, uint64_t bytes, uint8_t dsid);  // dsid 0 clears the tags
+  void tag_render_pass_stores(const Dwords& begin_payload);
+  void poison_dsid(uint8_t dsid);
 
   RefDeviceConfig cfg_;
   sim::SparseMemory mem_;
@@ -213,6 +229,8 @@ class RefDevice final : public Device {
   uint32_t pipe_issued_ = 0;
   std::array<uint32_t, kMaxQueues> queue_packets_{};  // packets whose header passed its checks
   PipelineModel* pipeline_ = nullptr;
+  std::map<uint32_t, uint8_t> line_dsid_;  // line address -> DSID of the render pass that stored it
+  uint64_t poisoned_lines_ = 0;
 };
 
 }  // namespace tessera::driver

@@ -1,15 +1,12 @@
 // FrameRenderer: the seam where pixels come from (docs/tessera-sim.md "Rendering").
 //
-// tessera-sim sends every frame's commands through the driver to a device. Whatever renders
-// the pixels implements this interface: it gets the frame's render passes as the GPU sees
-// them -- screen-space vertex and index buffers already in GPU memory (tessera/sim/vertex.hpp),
-// the state tessera-sim wrote with SET_REGS, the targets' addresses -- and writes the targets in
-// GPU memory through the device's backdoor, pass by pass, in order.
+// tessera-sim sends every frame's commands through the driver to a device. On the RTL backend
+// gpu_top renders them. On the reference backend the reference device forwards every pipe
+// command, as it executes, to its pipeline model, a FrameRenderer (RefFrameRenderer, on the
+// raster slices' bit-exact reference): it renders from the command stream alone.
 //
-// RefFrameRenderer (ref_frame_renderer.hpp) implements it for the reference backend on the
-// raster slices' bit-exact reference (sim/raster, tessera_ref_render). The RTL backend has none:
-// its pipeline is still a stand-in that renders nothing; when the slices are in gpu_top the RTL
-// renders by itself and needs no FrameRenderer.
+// GpuPass and GpuDraw describe a frame's passes as tessera-sim recorded them (for reports and
+// tests); no renderer reads them.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +15,7 @@
 #include <vector>
 
 #include "tessera/driver/device.hpp"
+#include "tessera/driver/ref_device.hpp"
 #include "tessera/driver/packets.hpp"
 
 namespace tessera::sim {
@@ -47,12 +45,12 @@ struct GpuPass {
   std::vector<GpuDraw> draws;
 };
 
-class FrameRenderer {
+// The pixels of the reference backend: a pipeline model of the reference device that executes
+// the pipe commands as the reference CP forwards them (RefFrameRenderer). The RTL backend needs
+// none: gpu_top renders by itself.
+class FrameRenderer : public driver::PipelineModel {
  public:
-  virtual ~FrameRenderer() = default;
   virtual std::string_view name() const = 0;
-  // Render the frame's passes, in order, into their targets in the device's memory.
-  virtual void render(const std::vector<GpuPass>& passes, driver::Device& device) = 0;
 };
 
 }  // namespace tessera::sim

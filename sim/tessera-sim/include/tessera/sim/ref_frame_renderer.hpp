@@ -1,25 +1,42 @@
-// RefFrameRenderer: the FrameRenderer of the reference backend, on the bit-exact reference
-// renderer of the raster slices (sim/raster, tessera::sim::raster::RefRenderer).
+// RefFrameRenderer: the pixels of the reference backend. It is the RefDevice's pipeline model
+// (driver::PipelineModel): it executes the pipe commands the reference CP forwards, in order and
+// at the moment they execute, on the bit-exact reference of the raster slices
+// (sim/raster, tessera::sim::raster::RefRenderer).
 //
-// Per draw it does what the geometry front end does (docs/geometry.md): fetches the indexed
-// vertices from GPU memory, applies the viewport (VP_SCALE 1.0: x + VP_OFFSET_X, saturated to
-// signed 20 bits), culls zero-area, back/front-facing (CULL) and off-screen triangles, then
-// hands the survivors to the raster reference in API order, with the RASTER state registers
-// the frame wrote. One RefRenderer with one slice (SLICE.num = 1): the union of the slices'
-// images is the single-slice image (docs/raster.md).
-// Textures (TEX_CTRL/TEX_BASE: nearest, wrap, RGBA8) are sampled by the reference, including
-// intermediate targets rendered earlier in the frame (render to texture).
+// It keeps the state SET_REGS wrote (GEOM viewport and cull, the RASTER registers, which go to
+// the raster reference as they arrive) and, per DRAW, does what the geometry front end does
+// (docs/geometry.md): fetches the indexed vertices from GPU memory, applies the viewport
+// (x_s = sat20(((x * VP_SCALE_X) >>> 16) + VP_OFFSET_X), likewise y), culls zero-area,
+// back/front-facing (CULL) and off-screen triangles, then hands the survivors to the raster
+// reference in API order. One RefRenderer with one slice: the union of the slices' images is
+// the single-slice image (docs/raster.md).
+//
+// Because it renders while the command stream executes, everything that happens between two
+// passes in the stream -- a DSID_DELETE that poisons a dropped group's lines in the reference
+// device (docs/driver.md "The reference device"), a host upload -- is seen by the next pass as
+// the RTL sees it.
 #pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string_view>
 
 #include "tessera/sim/frame_renderer.hpp"
 
 namespace tessera::sim {
 
+namespace raster {
+class RefRenderer;
+}
+
 class RefFrameRenderer final : public FrameRenderer {
  public:
+  RefFrameRenderer();
+  ~RefFrameRenderer() override;
   std::string_view name() const override { return "tessera_ref_render"; }
-  // device must be a driver::RefDevice (the renderer writes its SparseMemory).
-  void render(const std::vector<GpuPass>& passes, driver::Device& device) override;
+  void execute(const driver::PipeCommand& cmd, SparseMemory& memory) override;
+
   uint64_t triangles_rendered() const { return tris_; }
   // The reference's counters summed over every pass rendered so far (quads, fragments,
   // fragments passing depth are slice-independent: every pixel has one owner).
@@ -28,6 +45,12 @@ class RefFrameRenderer final : public FrameRenderer {
   uint64_t fragments_passed() const { return pass_; }
 
  private:
+  void draw(const driver::PipeCommand& cmd, SparseMemory& memory);
+  uint32_t reg(uint32_t addr) const;
+
+  std::map<uint32_t, uint32_t> regs_;  // host-port address -> last value SET_REGS wrote
+  std::unique_ptr<raster::RefRenderer> pass_renderer_;  // the open render pass, if any
+  uint32_t width_ = 0, height_ = 0;
   uint64_t tris_ = 0, quads_ = 0, frags_ = 0, pass_ = 0;
 };
 
