@@ -109,6 +109,7 @@ FramePlan plan_frame(const LoadedScene& ls, uint32_t frame) {
       const Mat4 mvp = vp * model;
       ScreenDraw out;
       out.label = fmt::format("{}.draws[{}] ({})", ps.name, k, ds.mesh);
+      out.loc = ds.loc;
       out.texture = ds.texture;
       out.texture_is_target = ds.texture_is_target;
       out.cull = ds.cull ? *ds.cull : ps.cull;

@@ -7,11 +7,19 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/types.h>
+
+#include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "tessera/driver/error.hpp"
 #include "tessera/driver/policy.hpp"
@@ -54,47 +62,152 @@ struct RunArgs {
   uint32_t bin_size = 32;
   std::string distribution = "round-robin";
   uint32_t subbatch = 256;
+  uint32_t memory_mib = static_cast<uint32_t>(kDefaultGpuMemoryBytes >> 20);
   bool no_render = false;
   bool quiet = false;
   bool json = false;
 };
 
+// SIGINT / SIGTERM: the handler only sets these; the simulation checks the flag (GpuSim every
+// few thousand cycles, the runner between frames), unwinds, removes its staging folder and
+// then dies of the same signal.
+std::atomic<bool> g_cancel{false};
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_signal(int sig) {
+  g_signal = sig;
+  g_cancel.store(true);
+}
+
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("interrupted") {}
+};
+void check_cancel() {
+  if (g_cancel.load()) throw Cancelled();
+}
+
+// True if s is well-formed UTF-8 (JSON strings must be): no stray continuation bytes, no
+// truncated sequence, no overlong form, no surrogate, nothing above U+10FFFF.
+bool valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t n = 0;
+    uint32_t cp = 0;
+    if ((c & 0xE0) == 0xC0) {
+      n = 1, cp = c & 0x1Fu;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2, cp = c & 0x0Fu;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3, cp = c & 0x07u;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size()) return false;
+    for (std::size_t k = 1; k <= n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3Fu);
+    }
+    const uint32_t min_cp = n == 1 ? 0x80 : n == 2 ? 0x800 : 0x10000;
+    if (cp < min_cp || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n + 1;
+  }
+  return true;
+}
+void require_utf8(std::string_view s, std::string_view what) {
+  if (!valid_utf8(s))
+    throw UsageError(fmt::format("{} is not valid UTF-8, so it cannot go into stats.json: rename it", what));
+}
+
+// Can we create a file in dir? Checked with a probe file, which is removed again.
+void require_writable_dir(const fs::path& dir, std::string_view option) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) throw UsageError(fmt::format("{}: the folder '{}' does not exist", option, dir.string()));
+  if (!fs::is_directory(dir, ec)) throw UsageError(fmt::format("{}: '{}' is not a folder", option, dir.string()));
+  const fs::path probe = dir / fmt::format(".tessera-sim-probe-{}", ::getpid());
+  std::FILE* f = std::fopen(probe.c_str(), "w");
+  if (!f) throw UsageError(fmt::format("{}: cannot write into the folder '{}': {}", option, dir.string(), std::strerror(errno)));
+  std::fclose(f);
+  fs::remove(probe, ec);
+}
+
 // Results are written into a hidden folder inside DIR and moved into DIR only when the run
-// succeeded; a failed run removes it, so no partial file is ever presented as a result.
+// succeeded; a failed or interrupted run removes it, so no partial file is ever presented as a
+// result. DIR/.tessera-sim-files lists what the last run wrote: a new run replaces or removes
+// only those files and refuses to overwrite a file it did not write.
 class Staging {
  public:
+  static constexpr const char* kManifest = ".tessera-sim-files";
+
   explicit Staging(const fs::path& dir) : dir_(dir) {
     std::error_code ec;
     fs::create_directories(dir_, ec);
     if (ec || !fs::is_directory(dir_)) throw UsageError(fmt::format("--out: cannot create the folder '{}': {}", dir_.string(), ec.message()));
+    require_writable_dir(dir_, "--out");
+    remove_stale_partials();
     tmp_ = dir_ / fmt::format(".tessera-sim-partial-{}", ::getpid());
     fs::remove_all(tmp_, ec);
     fs::create_directories(tmp_, ec);
     if (ec) throw UsageError(fmt::format("--out: cannot write into '{}': {}", dir_.string(), ec.message()));
+    std::ifstream m(dir_ / kManifest);
+    for (std::string line; std::getline(m, line);)
+      if (!line.empty()) previous_.insert(line);
   }
   ~Staging() {
     std::error_code ec;
     fs::remove_all(tmp_, ec);
   }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+
   fs::path tmp(const std::string& name) const { return tmp_ / name; }
-  // Removes the previous run's results, then moves the staged files in.
+  // Refuses, before anything is simulated, to overwrite a file in DIR that tessera-sim did not write.
+  void check_overwrite(const std::vector<std::string>& names) const {
+    std::error_code ec;
+    for (const std::string& n : names)
+      if (fs::exists(dir_ / n, ec) && !previous_.count(n))
+        throw UsageError(fmt::format("--out {}: '{}' exists and was not written by tessera-sim (it is not in {}); "
+                                     "remove it or choose another folder",
+                                     dir_.string(), n, kManifest));
+  }
+  // Removes what the previous run wrote, moves the staged files in, records them.
   void commit(const std::vector<std::pair<fs::path, fs::path>>& moves) {
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir_, ec)) {
-      const std::string n = e.path().filename().string();
-      if (n == "stats.json" || (n.rfind("frame_", 0) == 0 && e.path().extension() == ".png")) fs::remove(e.path(), ec);
+    for (const std::string& n : previous_) {
+      const fs::path p = dir_ / n;
+      if (n.find('/') == std::string::npos && n != kManifest && fs::is_regular_file(p, ec)) fs::remove(p, ec);
     }
+    std::ofstream m(tmp_ / kManifest);
     for (const auto& [from, to] : moves) {
       fs::rename(from, to, ec);
       if (ec) {  // another file system (--trace elsewhere)
         fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
         if (ec) throw std::runtime_error(fmt::format("cannot move '{}' to '{}': {}", from.string(), to.string(), ec.message()));
       }
+      if (to.parent_path() == dir_) m << to.filename().string() << "\n";
     }
+    m.close();
+    fs::rename(tmp_ / kManifest, dir_ / kManifest, ec);
   }
 
  private:
+  // Staging folders of runs that were killed (their process is gone).
+  void remove_stale_partials() {
+    std::error_code ec;
+    const std::string prefix = ".tessera-sim-partial-";
+    for (const auto& e : fs::directory_iterator(dir_, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind(prefix, 0) != 0) continue;
+      const long pid = std::strtol(n.c_str() + prefix.size(), nullptr, 10);
+      if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+    }
+  }
+
   fs::path dir_, tmp_;
+  std::set<std::string> previous_;
 };
 
 json slc_json(const std::optional<SlcCounters>& s) {
@@ -148,6 +261,7 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                        {"vertex_bytes", st.vertex_bytes},
                        {"index_bytes", st.index_bytes}};
   j["commands"] = json{{"command_dwords", st.command_dwords}, {"pipe_commands", st.pipe_commands}};
+  j["upload"] = json{{"bytes", st.upload_bytes}, {"cycles", st.upload_cycles}, {"wall_seconds", st.upload_seconds}};
   json slices = json::array();
   for (uint32_t s = 0; s < a.slices; ++s) {
     if (s < st.slices.size()) {
@@ -193,7 +307,9 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
   }
   const EnergyEstimate e = estimate_energy(ecfg, in);
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-  j["energy"] = json{{"total_pj", e.total_pj}, {"dram_pj", opt(e.dram_pj)},   {"slc_pj", opt(e.slc_pj)}, {"cche_pj", opt(e.cche_pj)},
+  // No measured term at all (the reference backend): the total is unknown, not 0 pJ.
+  const bool any_term = e.dram_pj || e.slc_pj || e.cche_pj || e.gmem_pj || e.slice_pj;
+  j["energy"] = json{{"total_pj", any_term ? json(e.total_pj) : json(nullptr)}, {"dram_pj", opt(e.dram_pj)},   {"slc_pj", opt(e.slc_pj)}, {"cche_pj", opt(e.cche_pj)},
                      {"gmem_pj", opt(e.gmem_pj)}, {"slice_pj", opt(e.slice_pj)}, {"missing_terms", e.missing}};
   return j;
 }
@@ -225,6 +341,9 @@ void add(FrameStats& s, const FrameStats& f) {
   s.vertex_bytes += f.vertex_bytes;
   s.index_bytes += f.index_bytes;
   s.command_dwords += f.command_dwords;
+  s.upload_bytes += f.upload_bytes;
+  s.upload_cycles += f.upload_cycles;
+  s.upload_seconds += f.upload_seconds;
   s.pipe_commands += f.pipe_commands;
   if (s.slices.size() < f.slices.size()) s.slices.resize(f.slices.size());
   for (std::size_t i = 0; i < f.slices.size(); ++i) {
@@ -284,6 +403,17 @@ int cmd_run(RunArgs a) {
   if ((a.trace_start != 0 || a.trace_end) && a.trace.empty()) throw UsageError("--trace-start/--trace-end need --trace FILE.fst");
   if (a.trace_end && *a.trace_end < a.trace_start)
     throw UsageError(fmt::format("--trace-end {} is before --trace-start {}", *a.trace_end, a.trace_start));
+  // Output paths and JSON strings are checked before anything is simulated.
+  require_utf8(scene_path, "the scene path");
+  require_utf8(a.out, "--out");
+  require_utf8(a.energy, "--energy");
+  if (!a.trace.empty()) {
+    require_utf8(a.trace, "--trace");
+    const fs::path tp(a.trace);
+    std::error_code ec;
+    if (fs::is_directory(tp, ec)) throw UsageError(fmt::format("--trace {}: is a folder; give a file name such as trace.fst", a.trace));
+    require_writable_dir(tp.parent_path().empty() ? fs::path(".") : tp.parent_path(), "--trace");
+  }
   if (a.backend == "rtl" && a.slices != 1 && a.slices != 2 && a.slices != 4)
     throw UsageError(fmt::format("--slices {}: the RTL GPU is built with 1, 2 or 4 slices (models gpu_n1, gpu_n2, "
                                  "gpu_n4); the reference backend takes any count",
@@ -323,9 +453,22 @@ int cmd_run(RunArgs a) {
   }
   const LoadedScene ls = load_assets(std::move(sc));
   const Scene& s = ls.scene;
+  require_utf8(s.name, fmt::format("{}: the scene name", scene_path));
+  if (!a.quiet && !a.json)
+    for (const std::string& w : s.warnings) std::fprintf(stderr, "tessera-sim: warning: %s\n", w.c_str());
+  check_scene_memory(ls, uint64_t{a.memory_mib} << 20);
 
   Staging stage(a.out);
+  const bool renders = !a.no_render && (renderer || a.backend == "rtl");
+  {
+    std::vector<std::string> outputs{"stats.json"};
+    if (renders)
+      for (uint32_t f = 0; f < s.frames; ++f) outputs.push_back(fmt::format("frame_{:04d}.png", f));
+    stage.check_overwrite(outputs);
+  }
   RunConfig rc;
+  rc.memory_bytes = uint64_t{a.memory_mib} << 20;
+  rc.cancel = &g_cancel;
   rc.backend = a.backend;
   rc.slices = a.slices;
   rc.least_loaded = a.distribution == "least-loaded";
@@ -344,7 +487,6 @@ int cmd_run(RunArgs a) {
     std::fprintf(stderr, "tessera-sim: %s: %u frame(s) of %zu triangles, %ux%u, backend %s\n", scene_path.c_str(),
                  s.frames, ls.triangles(), s.width, s.height, a.backend.c_str());
 
-  const bool renders = !a.no_render && (renderer || a.backend == "rtl");
   const std::string renderer_name = !renders ? "" : renderer ? std::string(renderer->name()) : "rtl";
   SceneRunner runner(ls, rc, renderer.get());
   std::vector<std::pair<fs::path, fs::path>> moves;
@@ -352,7 +494,9 @@ int cmd_run(RunArgs a) {
   std::vector<FrameStats> frames;
   FrameStats total;
   for (uint32_t f = 0; f < s.frames; ++f) {
+    check_cancel();
     FrameStats st = runner.run_frame(f);
+    check_cancel();
     frames.push_back(st);
     add(total, st);
     if (renders) {
@@ -384,6 +528,7 @@ int cmd_run(RunArgs a) {
                   {"distribution", a.distribution},
                   {"subbatch", a.subbatch},
                   {"seed", a.seed},
+                  {"memory_bytes", rc.memory_bytes},
                   {"render", renders},
                   {"renderer", renders ? json(renderer_name) : json(nullptr)},
                   {"trace", a.trace.empty() ? json(nullptr) : json(a.trace)},
@@ -391,6 +536,9 @@ int cmd_run(RunArgs a) {
   json fj = json::array();
   for (const FrameStats& st : frames) fj.push_back(frame_json(st, a, ecfg, reasons[st.frame], false, 0));
   j["frames"] = fj;
+  j["setup_upload"] = json{{"bytes", runner.setup_upload_bytes()},
+                           {"cycles", runner.setup_upload_cycles()},
+                           {"wall_seconds", runner.setup_upload_seconds()}};
   j["total"] = frame_json(total, a, ecfg, "", true, s.frames);
   j["total"].erase("policy_reason");
 
@@ -410,18 +558,21 @@ int cmd_run(RunArgs a) {
   if (a.quiet) return 0;
   std::printf("\ntessera-sim: scene '%s', %u frame(s) %ux%u, backend %s, %u slice(s), mode %s\n\n", s.name.c_str(),
               s.frames, s.width, s.height, a.backend.c_str(), a.slices, a.mode.c_str());
-  std::printf("%6s %10s %10s %9s %9s %8s %9s %7s %6s %10s\n", "frame", "cycles", "cycles/s", "DRAM rd", "DRAM wr",
-              "SLC hit", "del dirty", "tris", "draws", "energy uJ");
+  std::printf("%6s %10s %10s %9s %9s %8s %9s %9s %7s %6s %10s\n", "frame", "cycles", "cycles/s", "DRAM rd", "DRAM wr",
+              "SLC hit", "del dirty", "wr saved", "tris", "draws", "energy uJ");
   auto row = [&](const std::string& label, const FrameStats& st, const json& fjson) {
     const double rate = st.wall_seconds > 0 ? st.cycles / st.wall_seconds : 0;
     const std::string hit = st.slc && (st.slc->hits + st.slc->misses)
                                 ? fmt::format("{:.1f}%", 100.0 * st.slc->hits / (st.slc->hits + st.slc->misses))
                                 : "-";
-    std::printf("%6s %10s %10s %9s %9s %8s %9s %7s %6u %10.2f\n", label.c_str(), si(static_cast<double>(st.cycles)).c_str(),
+    const std::string energy = fjson["energy"]["total_pj"].is_null()
+                                   ? std::string("-")
+                                   : fmt::format("{:.2f}", fjson["energy"]["total_pj"].get<double>() / 1e6);
+    std::printf("%6s %10s %10s %9s %9s %8s %9s %9s %7s %6u %10s\n", label.c_str(), si(static_cast<double>(st.cycles)).c_str(),
                 si(rate).c_str(), opt_si(st.dram_read_bytes).c_str(), opt_si(st.dram_write_bytes).c_str(), hit.c_str(),
                 st.slc ? si(static_cast<double>(st.slc->deleted_dirty)).c_str() : "-",
-                si(static_cast<double>(st.clip.triangles_out)).c_str(), st.draws,
-                fjson["energy"]["total_pj"].get<double>() / 1e6);
+                st.slc ? (si(static_cast<double>(st.slc->deleted_dirty * 64)) + "B").c_str() : "-",
+                si(static_cast<double>(st.clip.triangles_out)).c_str(), st.draws, energy.c_str());
   };
   for (std::size_t i = 0; i < frames.size(); ++i) row(std::to_string(frames[i].frame), frames[i], fj[i]);
   row("total", total, j["total"]);
@@ -439,7 +590,12 @@ int cmd_run(RunArgs a) {
                   si(static_cast<double>(f.cche_writebacks)).c_str());
     }
   }
-  std::printf("\nstatistics: %s\n", (out / "stats.json").string().c_str());
+  std::printf("\nuploads:    set-up %s bytes in %.2f s (%s cycles); vertices and indices %s bytes per frame in %.2f s, "
+              "not counted in the frame's cycles\n",
+              si(static_cast<double>(runner.setup_upload_bytes())).c_str(), runner.setup_upload_seconds(),
+              si(static_cast<double>(runner.setup_upload_cycles())).c_str(),
+              si(static_cast<double>(total.upload_bytes) / s.frames).c_str(), total.upload_seconds / s.frames);
+  std::printf("statistics: %s\n", (out / "stats.json").string().c_str());
   if (renders)
     std::printf("pictures:   %s/frame_0000.png .. frame_%04u.png (%s)\n",
                 out.string().c_str(), s.frames - 1, renderer_name.c_str());
@@ -543,7 +699,7 @@ int main(int argc, char** argv) {
   run->add_option("--frames", a.frames, "Frames to run (default: the scene's)")->check(CLI::Range(1u, 100000u));
   run->add_option("--slices", a.slices, "Geometry/raster slices, 1..8")->check(CLI::Range(1u, 8u))->capture_default_str();
   run->add_option("--mode", a.mode, "Binning mode")->check(CLI::IsMember({"pbb", "two-level", "auto"}))->capture_default_str();
-  run->add_option("--policy", a.policy, "Binning policy YAML (--mode auto)")->capture_default_str();
+  run->add_option("--policy", a.policy, "Binning policy YAML (--mode auto)")->default_str("driver/config/policy.yaml in the source tree");
   run->add_option("--sensor-trace", a.sensor_trace, "Sensor trace CSV for the policy (--mode auto)");
   run->add_option("--width", a.width, "Screen width, 1..2048 (default: the scene's)")->check(CLI::Range(1u, 2048u));
   run->add_option("--height", a.height, "Screen height, 1..2048 (default: the scene's)")->check(CLI::Range(1u, 2048u));
@@ -555,7 +711,11 @@ int main(int argc, char** argv) {
   run->add_option("--backend", a.backend, "Device: rtl (verilated GPU) or ref (C++ reference)")
       ->check(CLI::IsMember({"rtl", "ref"}))
       ->capture_default_str();
-  run->add_option("--energy", a.energy, "Energy model constants (YAML)")->capture_default_str();
+  run->add_option("--energy", a.energy, "Energy model constants (YAML)")
+      ->default_str("sim/tessera-sim/config/energy.yaml in the source tree");
+  run->add_option("--memory-mib", a.memory_mib, "GPU memory in MiB (the RTL GPU has 256)")
+      ->check(CLI::Range(16u, 4095u))
+      ->capture_default_str();
   run->add_option("--distribution", a.distribution, "PC_US sub-batch distribution over the slices")
       ->check(CLI::IsMember({"round-robin", "least-loaded"}))
       ->capture_default_str();
@@ -568,7 +728,7 @@ int main(int argc, char** argv) {
   std::string pol_path = kSourceDir + "/driver/config/policy.yaml", pol_trace;
   bool pol_json = false;
   CLI::App* pol = app.add_subcommand("policy", "Replay a sensor trace through the driver's binning policy");
-  pol->add_option("--policy", pol_path, "Binning policy YAML")->capture_default_str();
+  pol->add_option("--policy", pol_path, "Binning policy YAML")->default_str("driver/config/policy.yaml in the source tree");
   pol->add_option("--sensor-trace", pol_trace, "Sensor trace CSV")->required();
   pol->add_flag("--json", pol_json, "Machine-readable output");
 
@@ -584,11 +744,22 @@ int main(int argc, char** argv) {
   bench->add_flag("--fst", bench_fst, "Also measure the speed with an FST of the whole run");
 
   CLI11_PARSE(app, argc, argv);
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
   try {
     if (*run) return cmd_run(a);
     if (*bench) return cmd_bench(bench_scene, bench_frames, bench_w, bench_h, bench_fst);
     if (*pol) return cmd_policy(pol_path, pol_trace, pol_json);
   } catch (const std::exception& e) {
+    if (g_cancel.load() && g_signal != 0) {
+      // Everything staged is gone (the stack unwound); die of the signal as the shell expects.
+      std::fprintf(stderr, "tessera-sim: interrupted (signal %d): nothing written to --out\n", static_cast<int>(g_signal));
+      std::signal(g_signal, SIG_DFL);
+      std::raise(g_signal);
+    }
     std::fprintf(stderr, "tessera-sim: error: %s\n", e.what());
     return 1;
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "tessera/sim/rtl_device.hpp"
@@ -51,14 +52,64 @@ uint32_t tex_ctrl(uint32_t w, uint32_t h) {
 
 }  // namespace
 
+void check_scene_memory(const LoadedScene& ls, uint64_t memory_bytes) {
+  struct Use {
+    uint64_t bytes;
+    std::string what;
+  };
+  const Scene& sc = ls.scene;
+  std::vector<Use> uses;
+  auto at = [&](const SourceLoc& l) { return fmt::format("{}:{}:{}", sc.file, l.line, l.column); };
+  // Each target has a color and a depth buffer of 4 bytes per pixel.
+  uses.push_back({8ull * sc.width * sc.height, fmt::format("target 'screen' {}x{} ({})", sc.width, sc.height, sc.file)});
+  for (const auto& [name, t] : sc.targets)
+    uses.push_back({8ull * t.width * t.height, fmt::format("target '{}' {}x{} ({})", name, t.width, t.height, at(t.loc))});
+  for (const auto& [name, tex] : ls.textures) {
+    auto spec = sc.textures.find(name);
+    uses.push_back({tex.rgba.size(), fmt::format("texture '{}' {}x{} ({})", name, tex.width, tex.height,
+                                                 spec != sc.textures.end() ? at(spec->second.loc) : sc.file)});
+  }
+  const FramePlan plan = plan_frame(ls, 0);
+  for (const PassPlan& pp : plan.passes)
+    for (std::size_t k = 0; k < pp.draws.size(); ++k) {
+      const ScreenDraw& d = pp.draws[k];
+      const uint64_t isz = d.vertices.size() <= 65536 ? 2 : 4;
+      uses.push_back({d.vertices.size() * kVertexBytes + d.indices.size() * isz,
+                      fmt::format("draw {} ({})", d.label, at(pp.spec->draws[k].loc))});
+    }
+  uint64_t need = 0;
+  for (const Use& u : uses) need += u.bytes;
+  const uint64_t have = memory_bytes > kKmdReserveBytes ? memory_bytes - kKmdReserveBytes : 0;
+  if (need <= have) return;
+  std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) { return a.bytes > b.bytes; });
+  std::string list;
+  for (std::size_t i = 0; i < uses.size() && i < 4; ++i)
+    list += fmt::format("\n  {:.1f} MiB  {}", static_cast<double>(uses[i].bytes) / (1 << 20), uses[i].what);
+  throw SceneMemoryError(fmt::format(
+      "{}: the scene needs {:.1f} MiB of GPU memory, the device has {:.1f} MiB ({} MiB kept for the KMD); the largest "
+      "users:{}\nMake them smaller, or give the GPU more memory with --memory-mib",
+      sc.file, static_cast<double>(need) / (1 << 20), static_cast<double>(have) / (1 << 20), kKmdReserveBytes >> 20, list));
+}
+
+void SceneRunner::upload(uint32_t addr, std::span<const uint8_t> bytes, uint64_t& n, uint64_t& cycles, double& seconds) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t c0 = dev_->cycles();
+  dev_->write_mem(addr, bytes);
+  cycles += dev_->cycles() - c0;
+  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  n += bytes.size();
+}
+
 SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer* renderer)
     : scene_(scene), cfg_(std::move(cfg)), renderer_(renderer) {
+  check_scene_memory(scene_, cfg_.memory_bytes);
   if (cfg_.backend == "ref") {
     RefDeviceConfig rc;
     rc.memory_bytes = cfg_.memory_bytes;
     rc.record_trace = false;
     auto d = std::make_unique<RefDevice>(rc);
     ref_ = d.get();
+    if (renderer_) ref_->set_pipeline(renderer_);  // renders as the command stream executes
     dev_ = std::move(d);
   } else if (cfg_.backend == "rtl") {
     GpuSimConfig gc;
@@ -96,6 +147,11 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
       throw DriverError(fmt::format("target '{}' ({}x{}) does not fit the {} backend's {} MiB of GPU memory: {}", name, w,
                                     h, cfg_.backend, dev_->memory_size() >> 20, e.what()));
     }
+    // A target's initial contents are defined: zero (transparent black, depth 0) on both
+    // backends, which is what a pass that loads it before anything rendered it reads. Targets
+    // are the first application allocations of a fresh device, so their memory was never
+    // written, and both the DRAM model and the reference's memory read 0 there (SparseMemory);
+    // no upload is needed to make it so. Checked in runner_test "LoadBeforeRenderReadsZero".
     t.group = &umd_->create_group(
         name == kScreenTarget ? "screen" : "rtt " + name,
         {umd_->create_resource(ResourceKind::RenderTarget, t.color, bytes, name + " color"),
@@ -108,7 +164,7 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     Tex t;
     t.addr = kmd_->allocate(static_cast<uint32_t>(tex.rgba.size()), 64);
     t.ctrl = tex_ctrl(tex.width, tex.height);
-    dev_->write_mem(t.addr, tex.rgba);
+    upload(t.addr, tex.rgba, setup_upload_bytes_, setup_upload_cycles_, setup_upload_seconds_);
     textures_[name] = t;
   }
 }
@@ -220,12 +276,19 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       std::vector<uint8_t> ib(d.indices.size() * isz);
       for (std::size_t i = 0; i < d.indices.size(); ++i)
         for (unsigned b = 0; b < isz; ++b) ib[i * isz + b] = static_cast<uint8_t>(d.indices[i] >> (8 * b));
-      gd.vertex_addr = kmd_->allocate(static_cast<uint32_t>(vb.size()), 64);
-      allocs.push_back(gd.vertex_addr);
-      gd.index_addr = kmd_->allocate(static_cast<uint32_t>(ib.size()), 64);
-      allocs.push_back(gd.index_addr);
-      dev_->write_mem(gd.vertex_addr, vb);
-      dev_->write_mem(gd.index_addr, ib);
+      try {
+        gd.vertex_addr = kmd_->allocate(static_cast<uint32_t>(vb.size()), 64);
+        allocs.push_back(gd.vertex_addr);
+        gd.index_addr = kmd_->allocate(static_cast<uint32_t>(ib.size()), 64);
+        allocs.push_back(gd.index_addr);
+      } catch (const DriverError& e) {
+        for (uint32_t a : allocs) kmd_->free(a);
+        throw DriverError(fmt::format("{}:{}:{}: frame {}: draw {}: {} bytes of vertices and indices do not fit: {}",
+                                      scene_.scene.file, d.loc.line, d.loc.column, frame, d.label, vb.size() + ib.size(),
+                                      e.what()));
+      }
+      upload(gd.vertex_addr, vb, st.upload_bytes, st.upload_cycles, st.upload_seconds);
+      upload(gd.index_addr, ib, st.upload_bytes, st.upload_cycles, st.upload_seconds);
       st.vertices += d.vertices.size();
       st.vertex_bytes += vb.size();
       st.index_bytes += ib.size();
@@ -264,10 +327,9 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   st.command_dwords = cb.size_dwords();
   const Submission sub = kmd_->submit(cb, 0);
   kmd_->wait(sub, WaitMode::Poll);
-  if (renderer_) renderer_->render(passes, *dev_);
   for (uint32_t a : allocs) kmd_->free(a);
 
-  st.cycles = dev_->cycles() - cyc0;
+  st.cycles = dev_->cycles() - cyc0 - st.upload_cycles;
   if (rtl_) {
     const DramStats& d1 = rtl_->sim().dram().stats();
     st.dram_read_bytes = d1.read_bytes - dram0.read_bytes;
@@ -309,7 +371,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     }
   }
   st.pipe_commands = (rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size()) - pipe0;
-  st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - st.upload_seconds;
   last_passes_ = std::move(passes);
   return st;
 }

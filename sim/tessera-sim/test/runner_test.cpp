@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #include "tessera/sim/ref_frame_renderer.hpp"
 #include "tessera/sim/scene_runner.hpp"
+#include "tessera/sim/texture.hpp"
 
 using namespace tessera::sim;
 using tessera::driver::PipeCommand;
@@ -197,3 +199,125 @@ INSTANTIATE_TEST_SUITE_P(
                          16u << static_cast<unsigned>(i.param.bin), i.param.subbatch);
     });
 
+
+namespace {
+
+// Issue 14 item 1: a target that a pass accumulates into with color_load: load in every frame,
+// sampled by the main pass. The cube moves right by 0.8 per frame.
+constexpr const char* kAccumulateScene = R"(
+frames: 2
+target: {width: 32, height: 32}
+targets: {rt: {width: 16, height: 16}}
+camera: {position: [0, 0, 3], look_at: [0, 0, 0]}
+passes:
+  - {name: acc, target: rt, color_load: load, depth: {test: off, write: false}, cull: none,
+     draws: [{mesh: {generate: cube, size: 0.5}, position: [-0.8, 0, 0], velocity: [0.8, 0, 0], lit: false, color: [1, 0, 0]}]}
+  - {name: main, cull: none, draws: [{mesh: {generate: grid, size: 2.4, divisions: 1}, rotation: [90, 0, 0], texture: rt, lit: false}]}
+)";
+
+struct FrameImages {
+  std::vector<std::vector<uint8_t>> screen, rt;  // per frame
+};
+
+FrameImages run_frames(const LoadedScene& ls, const std::string& backend, uint32_t frames) {
+  RunConfig rc;
+  rc.backend = backend;
+  rc.slices = 1;
+  RefFrameRenderer renderer;
+  SceneRunner r(ls, rc, backend == "ref" ? &renderer : nullptr);
+  FrameImages out;
+  for (uint32_t f = 0; f < frames; ++f) {
+    r.run_frame(f);
+    out.screen.push_back(r.read_screen());
+    std::vector<uint8_t> rt(16 * 16 * 4);
+    r.device().read_mem(r.last_passes().at(0).color_addr, rt);
+    out.rt.push_back(std::move(rt));
+  }
+  return out;
+}
+
+std::size_t count_rgba(const std::vector<uint8_t>& px, uint32_t rgba) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i + 3 < px.size(); i += 4)
+    n += (px[i] | px[i + 1] << 8 | px[i + 2] << 16 | static_cast<uint32_t>(px[i + 3]) << 24) == rgba;
+  return n;
+}
+
+}  // namespace
+
+// Catches (issue 14 item 1): a render target that every frame loads being deleted after its
+// last use, so frame 1 loads dropped lines. What the user sees: the RTL's and the reference's
+// screens equal in every frame, no poison (what the reference returns for deleted lines) in
+// any picture, and the accumulation visible: frame 1's target holds frame 0's red cube and
+// frame 1's, so it has more red than frame 0's. Frame 0 loads the never-written target, which
+// both backends define as zero: the target's untouched pixels are 0 (transparent black).
+TEST(Runner, AccumulatingTargetSurvivesAcrossFrames) {
+  const LoadedScene ls = load_assets(parse_scene(kAccumulateScene, "accumulate.yaml", ""));
+  ASSERT_EQ(ls.scene.warnings.size(), 1u) << "the frame-0 load of the never-written target is warned about";
+  const FrameImages ref = run_frames(ls, "ref", 2);
+  const FrameImages rtl = run_frames(ls, "rtl", 2);
+  const uint32_t red = 0xFF0000FFu, poison = tessera::driver::RefDevice::kDeletedPoison;
+  for (uint32_t f = 0; f < 2; ++f) {
+    EXPECT_TRUE(rtl.screen[f] == ref.screen[f]) << "frame " << f << ": RTL and reference screens differ";
+    EXPECT_TRUE(rtl.rt[f] == ref.rt[f]) << "frame " << f << ": RTL and reference render targets differ";
+    EXPECT_EQ(count_rgba(ref.screen[f], poison), 0u) << "frame " << f << " shows deleted (poisoned) lines";
+    EXPECT_EQ(count_rgba(ref.rt[f], poison), 0u) << "frame " << f << ": the target was deleted while live";
+  }
+  const std::size_t red0 = count_rgba(ref.rt[0], red), red1 = count_rgba(ref.rt[1], red);
+  EXPECT_GT(red0, 0u);
+  EXPECT_GT(red1, red0) << "frame 1 did not accumulate onto frame 0's target";
+  EXPECT_GT(count_rgba(ref.rt[0], 0u), 0u) << "frame 0's untouched target pixels are not zero";
+}
+
+// Catches: the reference device not modelling DSID_DELETE, so a delete of live data would read
+// back the old data on the reference and hide. After the demo's frame, the render-to-texture
+// target (deleted after its last use) reads back kDeletedPoison in every dword, the screen
+// (never deleted) holds no poison.
+TEST(Runner, ReferenceDevicePoisonsDeletedTargets) {
+  const LoadedScene ls = demo(64, 48);
+  RunConfig rc;
+  rc.backend = "ref";
+  RefFrameRenderer renderer;
+  SceneRunner r(ls, rc, &renderer);
+  r.run_frame(0);
+  const auto ranges = r.deleted_target_ranges();
+  ASSERT_FALSE(ranges.empty());
+  auto* ref = dynamic_cast<tessera::driver::RefDevice*>(&r.device());
+  ASSERT_NE(ref, nullptr);
+  EXPECT_GT(ref->poisoned_lines(), 0u);
+  const auto [addr, bytes] = ranges.front();  // the color buffer (color store is STORE)
+  std::vector<uint8_t> px(bytes);
+  r.device().read_mem(addr, px);
+  EXPECT_EQ(count_rgba(px, tessera::driver::RefDevice::kDeletedPoison), bytes / 4);
+  EXPECT_EQ(count_rgba(r.read_screen(), tessera::driver::RefDevice::kDeletedPoison), 0u);
+}
+
+// Catches (issue 14 item 4): a scene that cannot fit GPU memory failing late with a raw "out of
+// GPU memory: N bytes" after loading. The check at load time names the need, the memory and
+// the largest users with file and line; the default memory holds the documented maximum (a
+// 2048x2048 screen and a 2048x2048 texture).
+TEST(Runner, SceneMemoryNeedIsCheckedAtLoadWithTheCulprit) {
+  // A scene with a 2048x2048 screen and a 2048x2048 texture (48 MiB), built in memory.
+  LoadedScene ls;
+  ls.scene = parse_scene(R"(
+target: {width: 2048, height: 2048}
+passes:
+  - {draws: [{mesh: {generate: cube}}]}
+)", "big.yaml", "");
+  ls.meshes = load_assets(ls.scene).meshes;
+  Texture tex;
+  tex.width = tex.height = 2048;
+  tex.rgba.assign(2048u * 2048u * 4u, 0);
+  ls.textures["big.png"] = tex;
+  EXPECT_NO_THROW(check_scene_memory(ls, kDefaultGpuMemoryBytes));
+  try {
+    check_scene_memory(ls, 16u << 20);
+    FAIL() << "a 48 MiB scene fitted 16 MiB";
+  } catch (const SceneMemoryError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("big.yaml"), std::string::npos) << m;
+    EXPECT_NE(m.find("target 'screen' 2048x2048"), std::string::npos) << m;
+    EXPECT_NE(m.find("texture 'big.png' 2048x2048"), std::string::npos) << m;
+    EXPECT_NE(m.find("--memory-mib"), std::string::npos) << m;
+  }
+}

@@ -55,6 +55,7 @@ struct ClipStats {
 
 struct ScreenDraw {
   std::string label;  // "pass.draws[k] (mesh)"
+  SourceLoc loc;      // the draw in the scene file
   std::vector<Vertex> vertices;
   std::vector<uint32_t> indices;  // triangle list into vertices
   std::optional<std::string> texture;  // a texture or intermediate target name

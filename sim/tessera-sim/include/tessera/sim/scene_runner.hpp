@@ -8,10 +8,13 @@
 // queue 0, waits for its fence and reads the counters.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,16 +29,25 @@ namespace tessera::sim {
 
 class RtlDevice;
 
+// GPU memory both backends get by default: the gpu_n* models' MEM_BYTES (rtl/gpu/CMakeLists.txt),
+// room for the largest legal scene (a 2048x2048 screen, 2048x2048 textures, docs/tessera-sim.md
+// "GPU memory").
+inline constexpr uint64_t kDefaultGpuMemoryBytes = 256ull << 20;
+// What the KMD keeps for itself (rings, fences, command buffers, the visibility buffer) when
+// tessera-sim checks a scene's memory need at load time.
+inline constexpr uint64_t kKmdReserveBytes = 1ull << 20;
+
 struct RunConfig {
   std::string backend = "rtl";  // "rtl" (RtlDevice) or "ref" (driver::RefDevice)
   uint32_t slices = 4;          // rtl: the GPU model's slices (1, 2 or 4); ref: recorded
   uint64_t seed = 1;
-  uint64_t memory_bytes = 16u << 20;  // both backends, so allocations land at the same addresses
+  uint64_t memory_bytes = kDefaultGpuMemoryBytes;  // both backends, so allocations land at the same addresses
   std::string wave_file;              // rtl only: FST of the cycle window
   uint64_t wave_start = 0, wave_end = ~uint64_t{0};
   driver::BinSize bin_size = driver::BinSize::Px32;
   bool least_loaded = false;          // GEOM.DIST policy: least loaded (else round robin)
   uint32_t subbatch = 256;            // GEOM.SUBBATCH: primitives per sub-batch, 16..1024
+  const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): the run stops with an exception
 };
 
 // One slice's work in a frame (rtl only; pipe_top stat_o deltas, docs/pipeline.md).
@@ -64,6 +76,10 @@ struct FrameStats {
   uint64_t vertices = 0, vertex_bytes = 0, index_bytes = 0;
   uint64_t command_dwords = 0;
   uint64_t pipe_commands = 0;  // commands the pipeline received this frame
+  // Host uploads of the frame's vertex and index buffers (before the submission): bytes, device
+  // cycles and wall time they took. Not part of cycles / wall_seconds.
+  uint64_t upload_bytes = 0, upload_cycles = 0;
+  double upload_seconds = 0;
   std::string binning_mode = "pbb";
   std::vector<SliceFrameStats> slices;  // rtl only: one per slice
 };
@@ -76,6 +92,10 @@ class SceneRunner {
   SceneRunner& operator=(const SceneRunner&) = delete;
 
   FrameStats run_frame(uint32_t frame);
+  // The scene's set-up uploads (textures, zero-filled targets) in the constructor.
+  uint64_t setup_upload_bytes() const { return setup_upload_bytes_; }
+  uint64_t setup_upload_cycles() const { return setup_upload_cycles_; }
+  double setup_upload_seconds() const { return setup_upload_seconds_; }
   // The screen target's color as RGBA8 rows (read back from GPU memory).
   std::vector<uint8_t> read_screen();
   // Everything the pipeline received so far, in RefDevice's format (both backends).
@@ -99,6 +119,8 @@ class SceneRunner {
     uint32_t addr = 0, ctrl = 0;
   };
   SlcCounters read_slc();
+  // Host write of GPU memory, timed into the given upload counters.
+  void upload(uint32_t addr, std::span<const uint8_t> bytes, uint64_t& n, uint64_t& cycles, double& seconds);
 
   const LoadedScene& scene_;
   RunConfig cfg_;
@@ -112,6 +134,20 @@ class SceneRunner {
   std::map<std::string, Target> targets_;
   std::map<std::string, Tex> textures_;
   std::vector<GpuPass> last_passes_;
+  uint64_t setup_upload_bytes_ = 0, setup_upload_cycles_ = 0;
+  double setup_upload_seconds_ = 0;
 };
+
+// Thrown when a scene does not fit the GPU memory: what it needs, what there is, and the
+// largest consumers (target, texture, draw) with file:line.
+class SceneMemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The scene's GPU memory need at load time: every target (color + depth), every texture, and
+// frame 0's vertex and index buffers. Throws SceneMemoryError if it exceeds memory_bytes minus
+// the KMD's reserve.
+void check_scene_memory(const LoadedScene& scene, uint64_t memory_bytes);
 
 }  // namespace tessera::sim
