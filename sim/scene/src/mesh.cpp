@@ -5,20 +5,90 @@
 #include <assimp/scene.h>
 #include <fmt/format.h>
 
+#include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 
+#include "mesh_file_check.hpp"
+
 namespace tessera::sim {
+
+namespace {
+
+// Refuses NaN or infinite vertex data as the importer delivered it (before any post-processing
+// joins or reorders vertices), naming the mesh and the vertex index: for glTF that is the
+// accessor's element, for PLY the vertex record; OBJ and PLY are checked line by line before
+// (mesh_file_check.cpp). Non-finite values would reach to_fixed_12_4/to_depth24 (undefined
+// behaviour) or silently become texel 0 or black.
+void check_finite(const aiScene& sc) {
+  auto finite = [](std::initializer_list<ai_real> v) {
+    for (ai_real x : v)
+      if (!std::isfinite(x)) return false;
+    return true;
+  };
+  for (unsigned i = 0; i < sc.mNumMeshes; ++i) {
+    const aiMesh& m = *sc.mMeshes[i];
+    const std::string mesh = m.mName.length ? fmt::format("mesh {} ('{}')", i, m.mName.C_Str()) : fmt::format("mesh {}", i);
+    for (unsigned v = 0; v < m.mNumVertices; ++v) {
+      const aiVector3D& p = m.mVertices[v];
+      if (!finite({p.x, p.y, p.z}))
+        throw MeshError(fmt::format("{} vertex {}: position ({}, {}, {}) is not finite", mesh, v, p.x, p.y, p.z));
+      if (m.HasNormals()) {
+        const aiVector3D& n = m.mNormals[v];
+        if (!finite({n.x, n.y, n.z}))
+          throw MeshError(fmt::format("{} vertex {}: normal ({}, {}, {}) is not finite", mesh, v, n.x, n.y, n.z));
+      }
+      for (unsigned c = 0; c < AI_MAX_NUMBER_OF_TEXTURECOORDS && m.HasTextureCoords(c); ++c) {
+        const aiVector3D& t = m.mTextureCoords[c][v];
+        const std::string set = c ? fmt::format("texture coordinate set {}", c) : "texture coordinate";
+        if (m.mNumUVComponents[c] >= 3 ? !finite({t.x, t.y, t.z}) : !finite({t.x, t.y}))
+          throw MeshError(m.mNumUVComponents[c] >= 3
+                              ? fmt::format("{} vertex {}: {} ({}, {}, {}) is not finite", mesh, v, set, t.x, t.y, t.z)
+                              : fmt::format("{} vertex {}: {} ({}, {}) is not finite", mesh, v, set, t.x, t.y));
+      }
+      for (unsigned c = 0; c < AI_MAX_NUMBER_OF_COLOR_SETS && m.HasVertexColors(c); ++c) {
+        const aiColor4D& k = m.mColors[c][v];
+        if (!finite({k.r, k.g, k.b, k.a}))
+          throw MeshError(fmt::format("{} vertex {}: colour ({}, {}, {}, {}) is not finite", mesh, v, k.r, k.g, k.b, k.a));
+      }
+    }
+  }
+}
+
+std::string lower_extension(const std::string& path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+}  // namespace
 
 Mesh load_mesh_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw MeshError("not found");
+  const auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(st)) throw MeshError("is a directory, not a mesh file");
+  if (!std::filesystem::is_regular_file(st)) throw MeshError(std::filesystem::exists(st) ? "is not a regular file" : "not found");
+  const std::string ext = lower_extension(path);
   Assimp::Importer imp;
-  const aiScene* sc = imp.ReadFile(path, aiProcess_Triangulate | aiProcess_GenSmoothNormals |
-                                             aiProcess_JoinIdenticalVertices | aiProcess_SortByPType |
-                                             aiProcess_ValidateDataStructure);
-  if (!sc || (sc->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !sc->mRootNode)
-    throw MeshError(fmt::format("is not a readable mesh: {}", imp.GetErrorString()));
+  try {
+    if (ext == ".obj") detail::check_obj_file(path);
+    if (ext == ".ply") detail::check_ply_file(path);
+    // Read as the file is (checked for NaN and inf), then post-process.
+    const aiScene* raw = imp.ReadFile(path, aiProcess_ValidateDataStructure);
+    if (!raw || (raw->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !raw->mRootNode) throw MeshError(imp.GetErrorString());
+    check_finite(*raw);
+  } catch (const MeshError& e) {
+    throw MeshError(fmt::format("is not a readable mesh: {}", e.what()));
+  }
+  // aiProcess_FlipUVs (v' = 1 - v): Assimp delivers every format with the uv origin at the
+  // image's bottom-left (OpenGL; its glTF importer already flips glTF's top-left origin to
+  // that), while the sampler's texel row 0 is the image's top row (docs/raster.md; the
+  // procedural meshes use that convention). Assimp's own step flips every uv channel of every
+  // mesh in one place, rather than one component in our copy loop.
+  const aiScene* sc = imp.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_GenSmoothNormals |
+                                              aiProcess_JoinIdenticalVertices | aiProcess_SortByPType | aiProcess_FlipUVs);
+  if (!sc || !sc->mRootNode) throw MeshError(fmt::format("is not a readable mesh: {}", imp.GetErrorString()));
   Mesh out;
   std::function<void(const aiNode*, const aiMatrix4x4&)> visit = [&](const aiNode* node, const aiMatrix4x4& parent) {
     const aiMatrix4x4 xf = parent * node->mTransformation;
@@ -30,9 +100,12 @@ Mesh load_mesh_file(const std::string& path) {
       const auto base = static_cast<uint32_t>(out.positions.size());
       for (unsigned v = 0; v < m->mNumVertices; ++v) {
         const aiVector3D p = xf * m->mVertices[v];
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+          throw MeshError(fmt::format("is not a readable mesh: mesh {} vertex {}: position is not finite after the transforms of its node '{}'",
+                                      node->mMeshes[i], v, node->mName.C_Str()));
         out.positions.push_back({p.x, p.y, p.z});
         aiVector3D n = m->HasNormals() ? nxf * m->mNormals[v] : aiVector3D(0, 0, 1);
-        n.Normalize();
+        n.NormalizeSafe();  // a zero normal (degenerate faces) stays zero instead of NaN
         out.normals.push_back({n.x, n.y, n.z});
         if (m->HasVertexColors(0)) {
           const aiColor4D c = m->mColors[0][v];

@@ -1,14 +1,76 @@
-// Meshes (Assimp: OBJ, PLY, glTF; procedural) and textures (stb_image).
+// Meshes (Assimp: OBJ, PLY, glTF, COLLADA; procedural) and textures (stb_image).
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 
 #include "tessera/sim/mesh.hpp"
 #include "tessera/sim/texture.hpp"
 
 using namespace tessera::sim;
+namespace fs = std::filesystem;
 
 namespace {
 const std::string kData = TESSERA_SCENE_TEST_DATA;
+
+// Writes `bytes` to a file `name` in this process's temporary folder; returns its path.
+std::string temp_file(const std::string& name, const std::string& bytes) {
+  const fs::path dir = fs::temp_directory_path() / ("tessera_asset_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path p = dir / name;
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p.string();
 }
+
+// The MeshError message of loading `path`, or "(accepted)".
+std::string mesh_error(const std::string& path) {
+  try {
+    (void)load_mesh_file(path);
+  } catch (const MeshError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+// Little-endian bytes of binary PLY values.
+std::string f32(float v) {
+  std::string b(4, '\0');
+  std::memcpy(b.data(), &v, 4);
+  return b;
+}
+std::string base64(const std::string& bytes) {
+  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    uint32_t v = 0;
+    for (std::size_t j = 0; j < 3; ++j) v = v << 8 | (i + j < bytes.size() ? static_cast<uint8_t>(bytes[i + j]) : 0u);
+    for (std::size_t j = 0; j < 4; ++j) out += i + j <= bytes.size() ? k[(v >> (18 - 6 * j)) & 63] : '=';
+  }
+  return out;
+}
+std::string i32(int32_t v) {
+  std::string b(4, '\0');
+  std::memcpy(b.data(), &v, 4);
+  return b;
+}
+
+}  // namespace
 
 // Catches: OBJ positions, uvs or faces lost or reordered by the loader.
 TEST(Assets, ObjQuad) {
@@ -16,9 +78,10 @@ TEST(Assets, ObjQuad) {
   ASSERT_EQ(m.triangles(), 2u);
   ASSERT_EQ(m.positions.size(), 4u);  // identical vertices joined
   for (std::size_t i = 0; i < m.positions.size(); ++i) {
-    // uv equals xy for this quad
+    // The file's vt equals xy for this quad; the loader turns OBJ's v (origin at the image's
+    // bottom) into the sampler's (origin at the image's top): v = 1 - y.
     EXPECT_DOUBLE_EQ(m.uvs[i].x, m.positions[i].x);
-    EXPECT_DOUBLE_EQ(m.uvs[i].y, m.positions[i].y);
+    EXPECT_DOUBLE_EQ(m.uvs[i].y, 1.0 - m.positions[i].y);
     EXPECT_NEAR(m.normals[i].z, 1.0, 1e-6);
   }
 }
@@ -82,4 +145,129 @@ TEST(Assets, TextureDecodesToRgba8RowsTopFirst) {
     }
   EXPECT_THROW(load_texture_file(kData + "/corrupt.png"), TextureError);
   EXPECT_THROW(load_texture_file(kData + "/none.png"), TextureError);
+}
+
+// Catches: a file mesh's uv left in Assimp's convention (origin at the image's bottom-left)
+// instead of the sampler's (row 0 = the image's top), in any format. Each quad_uv file puts
+// the image upright on the unit quad in its own format's convention (glTF's origin is the
+// image's top-left, the others' the bottom-left), so the corner at (0, 1) (top-left) must
+// carry uv (0, 0) and the corner at (1, 0) uv (1, 1). uv_render_test renders the same files.
+TEST(Assets, FileMeshUvOriginIsTheImagesTopLeft) {
+  for (const char* f : {"quad_uv.obj", "quad_uv.ply", "quad_uv.gltf", "quad_uv.dae"}) {
+    SCOPED_TRACE(f);
+    const Mesh m = load_mesh_file(kData + "/" + f);
+    ASSERT_EQ(m.triangles(), 2u);
+    ASSERT_EQ(m.uvs.size(), m.positions.size());
+    for (std::size_t i = 0; i < m.positions.size(); ++i) {
+      EXPECT_DOUBLE_EQ(m.uvs[i].x, m.positions[i].x) << "vertex " << i;
+      EXPECT_DOUBLE_EQ(m.uvs[i].y, 1.0 - m.positions[i].y) << "vertex " << i;
+    }
+  }
+}
+
+struct MeshCase {
+  const char* what;
+  std::string file, bytes;
+  std::string expected;  // the exact MeshError message after "is not a readable mesh: "
+};
+
+void check_refused(const std::vector<MeshCase>& cases) {
+  for (const MeshCase& c : cases)
+    EXPECT_EQ(mesh_error(temp_file(c.file, c.bytes)), "is not a readable mesh: " + c.expected) << c.what;
+}
+
+const char* const kPlyHead =
+    "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+    "property float s\nproperty float t\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n";
+
+// Catches: NaN or infinite vertex data (position, uv, colour, normal) reaching the fixed-point
+// conversions (to_fixed_12_4, to_depth24: undefined behaviour, a corner at the screen centre)
+// instead of being refused with the file's line (OBJ, ASCII PLY) or the vertex index.
+TEST(Assets, NonFiniteVertexDataIsRefusedNamingTheVertex) {
+  const std::string obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nvn 0 0 1\nf 1/1/1 2/2/1 3/3/1\n";
+  const std::string gltf = read_file(kData + "/quad_uv.gltf");
+  const std::string dae = read_file(kData + "/quad_uv.dae");
+  // quad_uv.gltf with position 3's x NaN: its buffer rebuilt (4 positions, 4 uvs, 6 u16 indices).
+  std::string buf;
+  for (float f : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 1.f, 1.f, 0.f, std::numeric_limits<float>::quiet_NaN(), 1.f, 0.f,
+                  0.f, 1.f, 1.f, 1.f, 1.f, 0.f, 0.f, 0.f})
+    buf += f32(f);
+  for (int i : {0, 1, 2, 0, 2, 3}) buf += std::string{static_cast<char>(i), '\0'};
+  const std::string b64 = "base64,";
+  const auto uri = gltf.find(b64) + b64.size();
+  const std::string nan_gltf = gltf.substr(0, uri) + base64(buf) + gltf.substr(gltf.find('"', uri));
+  std::string bin_ply = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                        "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n";
+  bin_ply += f32(0) + f32(0) + f32(0) + f32(1) + f32(0) + f32(0) + f32(0) + f32(std::numeric_limits<float>::infinity()) +
+             f32(0) + std::string(1, '\3') + i32(0) + i32(1) + i32(2);
+  check_refused({
+      {"OBJ v nan", "a.obj", replace(obj, "v 0 1 0", "v nan 1 0"), "line 3: vertex 3: 'nan' is not a finite number"},
+      {"OBJ v inf", "a.obj", replace(obj, "v 1 0 0", "v 1 -inf 0"), "line 2: vertex 2: '-inf' is not a finite number"},
+      {"OBJ v beyond float", "a.obj", replace(obj, "v 0 1 0", "v 0 1e39 0"),
+       "line 3: vertex 3: '1e39' is not a finite number (as a 32-bit float)"},
+      {"OBJ vt nan", "a.obj", replace(obj, "vt 1 0", "vt 1 NaN"), "line 5: texture coordinate 2: 'NaN' is not a finite number"},
+      {"OBJ vn inf", "a.obj", replace(obj, "vn 0 0 1", "vn 0 0 inf"), "line 7: normal 1: 'inf' is not a finite number"},
+      {"OBJ v colour nan", "a.obj", replace(obj, "v 0 0 0", "v 0 0 0 1 nan 1"), "line 1: vertex 1: 'nan' is not a finite number"},
+      {"OBJ v not a number", "a.obj", replace(obj, "v 0 0 0", "v 0 zero 0"), "line 1: vertex 1: 'zero' is not a number"},
+      {"PLY ascii nan x", "a.ply", std::string(kPlyHead) + "0 0 0 0 0\n1 0 0 1 0\nnan 1 0 0 1\n3 0 1 2\n",
+       "line 14: vertex 2: x is 'nan', not a finite number"},
+      {"PLY ascii inf uv", "a.ply", std::string(kPlyHead) + "0 0 0 0 0\n1 0 0 1 inf\n0 1 0 0 1\n3 0 1 2\n",
+       "line 13: vertex 1: t is 'inf', not a finite number"},
+      {"PLY binary inf y", "b.ply", bin_ply, "vertex 2 (byte 24 of the body): y is inf, not a finite number"},
+      {"glTF nan", "a.gltf", nan_gltf, "mesh 0 ('quad') vertex 3: position (nan, 1, 0) is not finite"},
+      {"COLLADA nan position", "a.dae", replace(dae, "1 1 0  0 1 0<", "1 1 0  0 NaN 0<"),
+       "mesh 0 ('quad') vertex 5: position (0, nan, 0) is not finite"},
+      {"COLLADA inf uv", "a.dae", replace(dae, "1 0  1 1  0 1<", "1 0  1 inf  0 1<"),
+       "mesh 0 ('quad') vertex 2: texture coordinate (1, inf) is not finite"},
+  });
+}
+
+// Catches: an OBJ face index outside the file's v, vt or vn lines accepted. Assimp refuses a
+// bad `v` index without a line, and silently drops every uv (or normal) of the mesh for a bad
+// `vt` (or `vn`) index: the texture would vanish without a word.
+TEST(Assets, ObjFaceIndexOutOfRangeIsRefusedNamingTheLine) {
+  const std::string head = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvn 0 0 1\n";
+  check_refused({
+      {"vt past the end", "a.obj", head + "f 1/1 2/2 3/7\n", "line 7: f: texture coordinate index 7 is out of range (the file has 2 'vt' lines)"},
+      {"vn past the end", "a.obj", head + "f 1//1 2//1 3//4\n", "line 7: f: normal index 4 is out of range (the file has 1 'vn' line)"},
+      {"v past the end", "a.obj", head + "f 1 2 9\n", "line 7: f: vertex index 9 is out of range (the file has 3 'v' lines)"},
+      {"v relative before the start", "a.obj", head + "f -1 -2 -4\n",
+       "line 7: f: vertex index -4 is out of range (3 'v' lines before it)"},
+      {"index 0", "a.obj", head + "f 1 2 0\n", "line 7: f: index 0 is invalid (OBJ indices count from 1)"},
+      {"not an index", "a.obj", head + "f 1 2 x\n", "line 7: f: 'x' is not a vertex index (v, v/vt, v//vn or v/vt/vn)"},
+  });
+  // Forward references and relative indices within range stay accepted (Assimp reads them).
+  EXPECT_EQ(mesh_error(temp_file("fwd.obj", "f 1 2 3\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n")), "(accepted)");
+}
+
+// Catches: a PLY whose header counts disagree with its body. Assimp repeats the last face
+// when the header declares more faces than the body holds, drops faces beyond the declared
+// count, and reads a face line as a vertex when the vertex count is too high.
+TEST(Assets, PlyHeaderCountsMustMatchTheBody) {
+  const std::string body = "0 0 0 0 0\n1 0 0 1 0\n0 1 0 0 1\n3 0 1 2\n";
+  const std::string bin_head = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                               "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n";
+  std::string bin_body;
+  for (int k = 0; k < 9; ++k) bin_body += f32(k == 3 || k == 7 ? 1.0f : 0.0f);
+  bin_body += std::string(1, '\3') + i32(0) + i32(1) + i32(2);
+  check_refused({
+      {"more faces declared", "a.ply", replace(kPlyHead, "element face 1", "element face 2") + body,
+       "the body ends after 1 of the 2 'face' records the header declares (line 9: element face 2)"},
+      {"fewer faces declared", "a.ply", std::string(kPlyHead) + body + "3 0 2 1\n",
+       "line 16: data after the last record the header declares: '3 0 2 1'"},
+      {"more vertices declared", "a.ply", replace(kPlyHead, "element vertex 3", "element vertex 4") + body,
+       "line 15: vertex 3 has 4 values where the header's properties need 5 (is line 3, 'element vertex 4', right?)"},
+      {"face index out of range", "a.ply", std::string(kPlyHead) + "0 0 0 0 0\n1 0 0 1 0\n0 1 0 0 1\n3 0 1 5\n",
+       "line 15: face 0: vertex index 5 is out of range (3 vertices)"},
+      {"binary truncated", "b.ply", bin_head + bin_body.substr(0, bin_body.size() - 2),
+       "the file ends inside face 0 of the 1 the header declares (line 7: element face 1)"},
+      {"binary extra bytes", "b.ply", bin_head + bin_body + i32(7),
+       "4 bytes follow the last record the header declares (line 7: element face 1)"},
+  });
+  EXPECT_EQ(mesh_error(temp_file("ok.ply", bin_head + bin_body)), "(accepted)");
+}
+
+// Catches: a directory given as a mesh file reported as "not found".
+TEST(Assets, DirectoryIsNotAMeshFile) {
+  EXPECT_EQ(mesh_error(kData), "is a directory, not a mesh file");
 }

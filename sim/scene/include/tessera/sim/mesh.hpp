@@ -16,7 +16,8 @@ struct Mesh {
   std::vector<Vec3> positions;
   std::vector<Vec3> normals;   // one per position (generated when the file has none)
   std::vector<Vec4> colors;    // one per position, RGBA in [0, 1]; empty: white
-  std::vector<Vec2> uvs;       // one per position; empty: (0, 0)
+  std::vector<Vec2> uvs;       // one per position; empty: (0, 0). Origin at the image's top-left,
+                               // v down (the sampler's row 0 is the image's top row)
   std::vector<uint32_t> indices;  // triangle list
   std::size_t triangles() const { return indices.size() / 3; }
 };
@@ -29,7 +30,10 @@ class MeshError : public std::runtime_error {
 };
 
 // Every mesh of the file, merged, with each node's transform applied; triangulated, normals
-// generated when missing, identical vertices joined. Throws MeshError.
+// generated when missing, identical vertices joined; uv turned from Assimp's origin (the
+// image's bottom-left) to the sampler's (top-left): v = 1 - v_assimp. Throws MeshError for a
+// missing, unreadable or inconsistent file (OBJ and PLY: checked line by line,
+// mesh_file_check.hpp) and for NaN or infinite vertex data, naming the line or the vertex.
 Mesh load_mesh_file(const std::string& path);
 
 // Procedural meshes, centred on the origin. Sizes > 0; counts within the documented ranges

@@ -1,0 +1,22 @@
+// Light pre-scans of the mesh formats whose mistakes Assimp 5.2 passes on silently or without
+// a line number (issue 14 item 3). They read the file once, before Assimp, and throw MeshError
+// "line N: ..." (or, where the file has no lines, the record and byte) for:
+//   OBJ: a v, vt or vn value that is not a number or not a finite 32-bit float; a face index
+//        (f, l, p) that is 0 or outside the file's v, vt or vn lines (Assimp refuses a bad v
+//        index without a line and silently drops every uv or normal of the mesh for a bad vt
+//        or vn index).
+//   PLY: header element counts that disagree with the body (Assimp repeats the last face or
+//        drops faces, or reads a face as a vertex); a vertex property that is not a finite
+//        number; a face's vertex index outside the vertex element. ASCII and both binary
+//        encodings.
+// A file these checks cannot make sense of is left to Assimp, which gives its own reason.
+#pragma once
+
+#include <string>
+
+namespace tessera::sim::detail {
+
+void check_obj_file(const std::string& path);
+void check_ply_file(const std::string& path);
+
+}  // namespace tessera::sim::detail
