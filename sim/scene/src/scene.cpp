@@ -78,14 +78,38 @@ class Reader {
   }
   static std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
+  static std::string describe(const YAML::Node& n) {
+    switch (n.Type()) {
+      case YAML::NodeType::Scalar: return fmt::format("'{}'", n.Scalar());
+      case YAML::NodeType::Sequence: return "a list";
+      case YAML::NodeType::Map: return "a map";
+      default: return "nothing";
+    }
+  }
+
+  // The one accessor for a map's key: a name (scalar), else file:line:column and the map's path.
+  std::string key(const YAML::Node& k, const std::string& map_path) const {
+    if (!k.IsScalar()) fail(k, map_path, "a key must be a name, not " + describe(k));
+    return k.Scalar();
+  }
+
+  // A map, each key a name and none repeated: yaml-cpp 0.7 keeps both entries of a repeated
+  // key and `[]` returns the first, so the second would be silently ignored (the policy
+  // loader, driver/src/policy.cpp YamlReader::entries, refuses them the same way).
   void require_map(const YAML::Node& n, const std::string& path) const {
     if (!n.IsMap()) fail(n, path, "expected a map (key: value)");
+    std::map<std::string, unsigned> first_line;
+    for (const auto& kv : n) {
+      const std::string k = key(kv.first, path);
+      const auto [it, fresh] = first_line.try_emplace(k, loc(kv.first, "").line);
+      if (!fresh) fail(kv.first, join(path, k), fmt::format("the key is repeated (first on line {})", it->second));
+    }
   }
   // Rejects keys the schema does not know (typos would otherwise be silently ignored).
   void known_keys(const YAML::Node& n, const std::string& path, std::initializer_list<const char*> keys) const {
     require_map(n, path);
     for (const auto& kv : n) {
-      const std::string k = kv.first.as<std::string>();
+      const std::string k = key(kv.first, path);
       bool ok = false;
       for (const char* x : keys) ok = ok || k == x;
       if (!ok) {
@@ -97,7 +121,7 @@ class Reader {
   }
 
   double number(const YAML::Node& n, const std::string& path, double lo, double hi) const {
-    if (!n.IsScalar()) fail(n, path, "expected a number");
+    if (!n.IsScalar()) fail(n, path, "expected a number, got " + describe(n));
     double v = 0;
     try {
       v = n.as<double>();
@@ -109,7 +133,7 @@ class Reader {
     return v;
   }
   uint32_t integer(const YAML::Node& n, const std::string& path, uint64_t lo, uint64_t hi) const {
-    if (!n.IsScalar()) fail(n, path, "expected an integer");
+    if (!n.IsScalar()) fail(n, path, "expected an integer, got " + describe(n));
     int64_t v = 0;
     try {
       v = n.as<int64_t>();
@@ -121,7 +145,7 @@ class Reader {
     return static_cast<uint32_t>(v);
   }
   bool boolean(const YAML::Node& n, const std::string& path) const {
-    if (!n.IsScalar()) fail(n, path, "expected true or false");
+    if (!n.IsScalar()) fail(n, path, "expected true or false, got " + describe(n));
     try {
       return n.as<bool>();
     } catch (const YAML::Exception&) {
@@ -265,7 +289,9 @@ class Reader {
 
 }  // namespace
 
-Scene parse_scene(const std::string& text, const std::string& file_name, const std::string& base_dir) {
+namespace {
+
+Scene parse_checked(const std::string& text, const std::string& file_name, const std::string& base_dir) {
   Reader r(file_name, base_dir);
   YAML::Node root;
   try {
@@ -301,21 +327,21 @@ Scene parse_scene(const std::string& text, const std::string& file_name, const s
   if (const YAML::Node ms = root["meshes"]) {
     r.require_map(ms, "meshes");
     for (const auto& kv : ms) {
-      const std::string name = kv.first.as<std::string>();
+      const std::string name = r.key(kv.first, "meshes");
       s.meshes[name] = r.mesh(kv.second, "meshes." + name, name);
     }
   }
   if (const YAML::Node ts = root["textures"]) {
     r.require_map(ts, "textures");
     for (const auto& kv : ts) {
-      const std::string name = kv.first.as<std::string>();
+      const std::string name = r.key(kv.first, "textures");
       s.textures[name] = r.texture(kv.second, "textures." + name, name);
     }
   }
   if (const YAML::Node ts = root["targets"]) {
     r.require_map(ts, "targets");
     for (const auto& kv : ts) {
-      const std::string name = kv.first.as<std::string>();
+      const std::string name = r.key(kv.first, "targets");
       const std::string path = "targets." + name;
       if (name == kScreenTarget) r.fail(kv.first, path, "'screen' is the frame's own target and cannot be redefined");
       if (s.textures.count(name)) r.fail(kv.first, path, "a texture has the same name");
@@ -334,7 +360,11 @@ Scene parse_scene(const std::string& text, const std::string& file_name, const s
   const YAML::Node ps = root["passes"];
   if (!ps) r.fail(root, "passes", "missing: a scene needs at least one render pass");
   if (!ps.IsSequence() || ps.size() == 0) r.fail(ps, "passes", "expected a non-empty list of render passes");
-  std::set<std::string> pass_names;
+  struct NamedPass {
+    std::size_t index;
+    bool by_default;
+  };
+  std::map<std::string, NamedPass> pass_names;
   std::set<std::string> rendered;  // intermediate targets rendered by an earlier pass
   std::map<std::string, std::size_t> last_use;
   std::set<std::string> persistent;  // targets a frame loads before rendering them: never deleted
@@ -347,8 +377,16 @@ Scene parse_scene(const std::string& text, const std::string& file_name, const s
                   "color_write", "cull", "camera", "draws"});
     PassSpec pass;
     pass.loc = r.loc(p, path);
-    pass.name = p["name"] ? r.string(p["name"], path + ".name") : fmt::format("pass{}", i);
-    if (!pass_names.insert(pass.name).second) r.fail(p["name"], path + ".name", fmt::format("a pass named '{}' already exists", pass.name));
+    const bool named = p["name"].IsDefined();
+    pass.name = named ? r.string(p["name"], path + ".name") : fmt::format("pass{}", i);
+    if (const auto [it, fresh] = pass_names.try_emplace(pass.name, NamedPass{i, !named}); !fresh) {
+      if (!named)
+        r.fail(p, path, fmt::format("the pass has no name and its default name '{}' is passes[{}]'s name: give it a `name:`",
+                                    pass.name, it->second.index));
+      r.fail(p["name"], path + ".name",
+             fmt::format("a pass named '{}' already exists (passes[{}]{})", pass.name, it->second.index,
+                         it->second.by_default ? ", named by default" : ""));
+    }
     if (p["target"]) {
       pass.target = r.string(p["target"], path + ".target");
       if (pass.target != kScreenTarget && !s.targets.count(pass.target))
@@ -474,7 +512,23 @@ Scene parse_scene(const std::string& text, const std::string& file_name, const s
   return s;
 }
 
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::string& file_name, const std::string& base_dir) {
+  try {
+    return parse_checked(text, file_name, base_dir);
+  } catch (const YAML::Exception& e) {
+    // A backstop: every conversion goes through Reader's checked accessors, so this means one
+    // was missed; the error still names the file and, where yaml-cpp knows it, the place.
+    throw SceneError(file_name, e.mark.line >= 0 ? static_cast<unsigned>(e.mark.line + 1) : 1,
+                     e.mark.column >= 0 ? static_cast<unsigned>(e.mark.column + 1) : 1, "",
+                     fmt::format("unexpected YAML error: {}", e.msg));
+  }
+}
+
 Scene load_scene(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw SceneError(path, 0, 0, "", "is a directory, not a scene file");
   std::ifstream in(path);
   if (!in) throw SceneError(path, 0, 0, "", std::filesystem::exists(path) ? "cannot read the file" : "file not found");
   std::stringstream ss;

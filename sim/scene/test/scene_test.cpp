@@ -1,7 +1,10 @@
 // Scene schema: parsing, defaults, derived deletes, and every bad input naming file, line,
 // column and field (docs/tessera-sim.md "Scenes", "Bad input").
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tessera/sim/scene.hpp"
@@ -173,4 +176,72 @@ TEST(Scene, MissingSceneFile) {
   } catch (const SceneError& e) {
     EXPECT_EQ(std::string(e.what()), "/nonexistent/scene.yaml:0:0: file not found");
   }
+}
+
+// Catches: a key given twice in one map silently resolved (yaml-cpp 0.7 keeps both and `[]`
+// returns the first), at any level: the scene, a pass, a draw, the meshes, textures and
+// targets maps. The error names the second occurrence and the line of the first.
+TEST(Scene, RepeatedKeysAreRefused) {
+  const std::vector<BadCase> cases = {
+      {"top level", "frames: 2\nframes: 3\npasses:\n  - draws: [{mesh: {generate: cube}}]\n",
+       "x.yaml:2:1: frames: the key is repeated (first on line 1)"},
+      {"pass", "passes:\n  - {cull: none, draws: [], cull: back}\n",
+       "x.yaml:2:29: passes[0].cull: the key is repeated (first on line 2)"},
+      {"draw", "passes:\n  - draws:\n      - mesh: {generate: cube}\n        mesh: {generate: sphere}\n",
+       "x.yaml:4:9: passes[0].draws[0].mesh: the key is repeated (first on line 3)"},
+      {"mesh name", "meshes:\n  m: {generate: cube}\n  m: {generate: sphere}\npasses:\n  - draws: [{mesh: m}]\n",
+       "x.yaml:3:3: meshes.m: the key is repeated (first on line 2)"},
+      {"inline mesh", "passes:\n  - draws: [{mesh: {generate: cube, size: 1, size: 2}}]\n",
+       "x.yaml:2:46: passes[0].draws[0].mesh.size: the key is repeated (first on line 2)"},
+      {"texture name", "textures: {t: tex4x2.png, t: tex3x3.png}\npasses:\n  - draws: []\n",
+       "x.yaml:1:27: textures.t: the key is repeated (first on line 1)"},
+      {"target name", "targets:\n  t: {width: 8, height: 8}\n  t: {width: 16, height: 16}\npasses:\n  - {target: t, draws: []}\n  - draws: []\n",
+       "x.yaml:3:3: targets.t: the key is repeated (first on line 2)"},
+  };
+  for (const BadCase& c : cases) EXPECT_EQ(error_of(c.yaml), c.expected) << c.what;
+}
+
+// Catches: errors that name no file, line or field (yaml-cpp's bare "invalid node; first
+// invalid key" and "bad conversion"): an unnamed pass whose default name pass<i> is already
+// taken, and keys or values of the wrong YAML kind where the loader converts them.
+TEST(Scene, EveryErrorNamesFileLineAndField) {
+  const std::vector<BadCase> cases = {
+      {"default name taken", "passes:\n  - {name: pass1, draws: []}\n  - {draws: []}\n",
+       "x.yaml:3:5: passes[1]: the pass has no name and its default name 'pass1' is passes[0]'s name: give it a `name:`"},
+      {"name taken by a default", "passes:\n  - {draws: []}\n  - {name: pass0, draws: []}\n",
+       "x.yaml:3:12: passes[1].name: a pass named 'pass0' already exists (passes[0], named by default)"},
+      {"name taken", "passes:\n  - {name: a, draws: []}\n  - {name: a, draws: []}\n",
+       "x.yaml:3:12: passes[1].name: a pass named 'a' already exists (passes[0])"},
+      {"map as a mesh key", "passes:\n  - draws: [{mesh: {{generate: cube}: 1}}]\n",
+       "x.yaml:2:21: passes[0].draws[0].mesh: a key must be a name, not a map"},
+      {"list as a mesh name", "meshes: {[a, b]: {generate: cube}}\npasses:\n  - draws: []\n",
+       "x.yaml:1:10: meshes: a key must be a name, not a list"},
+      {"list as a top-level key", "[passes]: 1\n", "x.yaml:1:1: a key must be a name, not a list"},
+      {"map as a mesh value", "meshes: {m: {generate: cube, size: {a: 1}}}\npasses:\n  - draws: [{mesh: m}]\n",
+       "x.yaml:1:36: meshes.m.size: expected a number, got a map"},
+      {"list as a frames value", "frames: [1]\npasses:\n  - draws: []\n", "x.yaml:1:9: frames: expected an integer, got a list"},
+      {"map as a boolean", "passes:\n  - {color_write: {a: 1}, draws: []}\n",
+       "x.yaml:2:19: passes[0].color_write: expected true or false, got a map"},
+  };
+  for (const BadCase& c : cases) EXPECT_EQ(error_of(c.yaml), c.expected) << c.what;
+}
+
+// Catches: a directory given as the scene read as an empty scene ("the scene is empty").
+TEST(Scene, DirectoryAsSceneFile) {
+  try {
+    (void)load_scene(kData);
+    FAIL() << "no error";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(std::string(e.what()), kData + ":0:0: is a directory, not a scene file");
+  }
+}
+
+// Catches: a bad mesh file's error losing the scene's file, line and field or the mesh file's
+// own line (the mesh errors themselves: asset_test).
+TEST(Scene, BadMeshFileNamesTheSceneFieldAndTheMeshLine) {
+  const std::string obj = (std::filesystem::temp_directory_path() / ("tessera_scene_test_" + std::to_string(::getpid()) + ".obj")).string();
+  std::ofstream(obj) << "v 0 0 0\nv 1 0 0\nv 0 1 inf\nf 1 2 3\n";
+  EXPECT_EQ(error_of("meshes:\n  m: {file: '" + obj + "'}\npasses:\n  - draws: [{mesh: m}]\n"),
+            "x.yaml:2:13: meshes.m.file: file '" + obj + "' is not a readable mesh: line 3: vertex 3: 'inf' is not a finite number");
+  std::filesystem::remove(obj);
 }
