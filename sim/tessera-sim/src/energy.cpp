@@ -4,6 +4,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <filesystem>
+#include <map>
 #include <stdexcept>
 
 namespace tessera::sim {
@@ -16,6 +18,10 @@ namespace {
 }  // namespace
 
 EnergyConfig load_energy_config(const std::string& path) {
+  std::error_code ec;
+  // yaml-cpp opens a directory without complaint and reads it as an empty document.
+  if (std::filesystem::is_directory(path, ec))
+    throw std::runtime_error(fmt::format("{}:0:0: is a directory, not a file of energy constants", path));
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -32,8 +38,13 @@ EnergyConfig load_energy_config(const std::string& path) {
                                                   {"cche_pj_per_access", &c.cche_pj_per_access},
                                                   {"gmem_pj_per_access", &c.gmem_pj_per_access},
                                                   {"slice_pj_per_active_cycle", &c.slice_pj_per_active_cycle}};
+  std::map<std::string, int> first_line;
   for (const auto& kv : root) {
-    const std::string k = kv.first.as<std::string>();
+    if (!kv.first.IsScalar()) fail(path, kv.first, "(key)", "a key must be a name, not a list or map");
+    const std::string k = kv.first.Scalar();
+    // yaml-cpp 0.7 keeps both entries of a repeated key: the later one would silently win.
+    if (const auto [it, fresh] = first_line.try_emplace(k, kv.first.Mark().line + 1); !fresh)
+      fail(path, kv.first, k, fmt::format("the key is repeated (first on line {})", it->second));
     bool known = k == "sources";
     for (const auto& [name, dst] : keys) {
       if (k != name) continue;

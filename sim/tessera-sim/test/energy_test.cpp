@@ -82,3 +82,21 @@ TEST(Energy, BadConstantsAreRefusedWithTheirPlace) {
             std::string::npos);
   EXPECT_NE(load_error("dram_pj_per_byte: [1\n").find("malformed YAML"), std::string::npos);
 }
+
+// Catches: a directory given as --energy read as an empty document ("expected a map of
+// constants"), and a constant given twice silently taking the later value; both must name
+// the file (and line).
+TEST(Energy, DirectoryAndRepeatedKeyAreRefused) {
+  const fs::path dir = fs::temp_directory_path();
+  try {
+    load_energy_config(dir.string());
+    ADD_FAILURE() << "a directory was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), dir.string() + ":0:0: is a directory, not a file of energy constants");
+  }
+  EXPECT_NE(load_error(std::string(kGood) + "dram_pj_per_byte: 7\n").find(":6:1: dram_pj_per_byte: the key is repeated (first on line 1)"),
+            std::string::npos)
+      << load_error(std::string(kGood) + "dram_pj_per_byte: 7\n");
+  EXPECT_NE(load_error(std::string(kGood) + "[a]: 1\n").find(":6:1: (key): a key must be a name"), std::string::npos)
+      << load_error(std::string(kGood) + "[a]: 1\n");
+}
