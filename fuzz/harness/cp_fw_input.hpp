@@ -1,0 +1,42 @@
+// The input layout of fuzz_cp_fw (cp_fw_fuzzer.cpp describes it), shared with the seed writer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::fuzz::cp_fw_input {
+
+inline constexpr uint32_t kHeaderBytes = 9;
+inline constexpr uint32_t kImageBase = 0x1000;                 // the memory image
+inline constexpr uint32_t kRingBase[2] = {0x40000, 0x80000};   // up to 2^16 dwords each
+inline constexpr uint32_t kMemLimits[4] = {0x100000, 0xC0000, 0x80000000u, 0xFFFFF000u};
+
+// Flags of byte 1.
+inline constexpr uint8_t kQueue1 = 0x01, kOneHwQueue = 0x02, kSmallSlcQueue = 0x10, kSlowPipe = 0x20;
+inline constexpr uint8_t mem_limit_choice(unsigned i) { return static_cast<uint8_t>((i & 3) << 2); }
+
+struct Input {
+  uint8_t ring_cfg = 2;  // log2 6 (64 dwords)
+  uint8_t flags = kQueue1;
+  uint8_t start = 0;
+  uint8_t chunk = 0;
+  uint8_t bad_line = 0;
+  std::vector<uint32_t> stream[2];
+  std::vector<uint32_t> image;
+
+  std::vector<uint8_t> bytes() const {
+    std::vector<uint8_t> b{ring_cfg, flags, start, chunk, bad_line,
+                           static_cast<uint8_t>(stream[0].size()), static_cast<uint8_t>(stream[0].size() >> 8),
+                           static_cast<uint8_t>(stream[1].size()), static_cast<uint8_t>(stream[1].size() >> 8)};
+    auto put = [&](const std::vector<uint32_t>& v) {
+      for (uint32_t d : v)
+        for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(d >> (8 * i)));
+    };
+    put(stream[0]);
+    put(stream[1]);
+    put(image);
+    return b;
+  }
+};
+
+}  // namespace tessera::fuzz::cp_fw_input

@@ -1,0 +1,61 @@
+// fuzz_scene: the tessera-sim scene loader (sim/scene parse_scene: YAML text -> Scene).
+//
+// Contract (sim/scene/include/tessera/sim/scene.hpp): every problem is a SceneError naming
+// file, line, column and field; anything else escaping (a yaml-cpp exception such as "bad
+// conversion", std::out_of_range, ...) is a finding, as is every sanitizer report. An accepted
+// scene must be consistent: every reference resolved, sizes and counts in their documented
+// ranges, and derived DSID_DELETE lists naming intermediate targets only.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_common.hpp"
+#include "tessera/sim/scene.hpp"
+
+using tessera::fuzz::fuzz_finding;
+namespace sim = tessera::sim;
+
+namespace {
+
+void check_accepted(const sim::Scene& s) {
+  if (s.width < 1 || s.width > sim::kMaxTargetSize || s.height < 1 || s.height > sim::kMaxTargetSize)
+    fuzz_finding("accepted a screen size outside 1..2048");
+  if (s.frames < 1) fuzz_finding("accepted frames < 1");
+  for (const auto& [name, t] : s.targets) {
+    if (t.width < 1 || t.width > sim::kMaxTargetSize || t.height < 1 || t.height > sim::kMaxTargetSize)
+      fuzz_finding("accepted target '" + name + "' with a size outside 1..2048");
+  }
+  for (const auto& [name, m] : s.meshes) {
+    if (m.kind == sim::MeshKind::File && m.path.empty()) fuzz_finding("mesh '" + name + "' has no path");
+  }
+  if (s.passes.empty()) fuzz_finding("accepted a scene without passes");
+  for (const sim::PassSpec& p : s.passes) {
+    if (p.target != sim::kScreenTarget && !s.targets.count(p.target))
+      fuzz_finding("pass '" + p.name + "' renders to unknown target '" + p.target + "'");
+    for (const sim::DrawSpec& d : p.draws) {
+      if (!s.meshes.count(d.mesh)) fuzz_finding("a draw of pass '" + p.name + "' names unknown mesh '" + d.mesh + "'");
+      if (d.texture) {
+        const bool known = d.texture_is_target ? s.targets.count(*d.texture) != 0 : s.textures.count(*d.texture) != 0;
+        if (!known) fuzz_finding("a draw of pass '" + p.name + "' names unknown texture '" + *d.texture + "'");
+      }
+    }
+    for (const std::string& t : p.delete_after) {
+      if (!s.targets.count(t)) fuzz_finding("pass '" + p.name + "' deletes '" + t + "', not an intermediate target");
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const sim::Scene s = sim::parse_scene(text, "fuzz.yaml", "/nonexistent/fuzz-scene-dir");
+    check_accepted(s);
+  } catch (const sim::SceneError& e) {
+    if (e.file() != "fuzz.yaml") fuzz_finding(std::string("SceneError names another file: ") + e.what());
+  } catch (...) {
+    fuzz_finding("parse_scene threw something other than SceneError: " + tessera::fuzz::current_exception_text());
+  }
+  return 0;
+}
