@@ -4,14 +4,18 @@
 // PT_LOAD segment with bytes in memory must lie inside one of the regions given (for
 // cp_core_sys: ROM, DMEM, slow window); its file bytes are copied, the rest (.bss) is zero.
 // Symbols are read from the SHT_SYMTAB section. Errors throw ElfError with a message that
-// names the file, the segment and its addresses.
+// names the file and what is wrong with it (the segment and its addresses, the header that is
+// cut off). Only a regular file of at most kMaxElfBytes is read: a directory, a device such as
+// /dev/zero or a FIFO is refused before any byte is read.
 #pragma once
 
 #include <elf.h>
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -46,10 +50,42 @@ struct ElfImage {
   }
 };
 
+// Larger than any program for cp_core's memory map (48 KiB of memory) with its debug
+// sections; a bigger file is not a cp_core program.
+inline constexpr std::uintmax_t kMaxElfBytes = 64u << 20;
+
+// "" when `path` names a regular file cp-run may read, else why not (for "<path>: <why>").
+inline std::string check_program_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (st.type() == fs::file_type::not_found) return "no such file";
+  if (ec) return fmt::format("cannot read: {}", ec.message());
+  switch (st.type()) {
+    case fs::file_type::regular: break;
+    case fs::file_type::directory: return "is a directory, not an ELF file";
+    case fs::file_type::character: return "is a character device, not an ELF file";
+    case fs::file_type::block: return "is a block device, not an ELF file";
+    case fs::file_type::fifo: return "is a FIFO, not an ELF file";
+    case fs::file_type::socket: return "is a socket, not an ELF file";
+    default: return "is not a regular file";
+  }
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) return fmt::format("cannot read: {}", ec.message());
+  if (size > kMaxElfBytes)
+    return fmt::format("{} bytes, more than the {} MiB any cp_core program can be", size, kMaxElfBytes >> 20);
+  return "";
+}
+
 inline ElfImage load_elf(const std::string& path, const std::vector<Region>& regions) {
+  if (const std::string why = check_program_file(path); !why.empty())
+    throw ElfError(fmt::format("{}: {}", path, why));
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw ElfError(fmt::format("{}: cannot open", path));
-  const std::vector<unsigned char> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (!f) throw ElfError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::vector<unsigned char> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (f.bad()) throw ElfError(fmt::format("{}: read error", path));
+  if (d.size() > kMaxElfBytes)  // grew while being read
+    throw ElfError(fmt::format("{}: more than {} MiB", path, kMaxElfBytes >> 20));
   auto need = [&](std::uint64_t off, std::uint64_t len, const char* what) {
     if (off + len > d.size())
       throw ElfError(fmt::format("{}: truncated ELF file ({} at offset {:#x} needs {} bytes, file has {})", path,
@@ -86,7 +122,11 @@ inline ElfImage load_elf(const std::string& path, const std::vector<Region>& reg
   ElfImage img;
   img.entry = eh.e_entry;
   if (eh.e_phentsize != sizeof(Elf32_Phdr) && eh.e_phnum)
-    throw ElfError(fmt::format("{}: unexpected program header size {}", path, eh.e_phentsize));
+    throw ElfError(fmt::format("{}: unexpected program header size {} (ELF32 has {})", path, eh.e_phentsize,
+                               sizeof(Elf32_Phdr)));
+  if (eh.e_shentsize != sizeof(Elf32_Shdr) && eh.e_shoff && eh.e_shnum)
+    throw ElfError(fmt::format("{}: unexpected section header size {} (ELF32 has {})", path, eh.e_shentsize,
+                               sizeof(Elf32_Shdr)));
   for (unsigned i = 0; i < eh.e_phnum; ++i) {
     Elf32_Phdr ph;
     need(eh.e_phoff + std::uint64_t{i} * sizeof ph, sizeof ph, "program header");
