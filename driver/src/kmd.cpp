@@ -50,6 +50,12 @@ void GpuHeap::free(uint32_t addr) {
   free_[start] = size;
 }
 
+std::optional<uint64_t> GpuHeap::size_of(uint32_t addr) const {
+  auto u = used_.find(addr);
+  if (u == used_.end()) return std::nullopt;
+  return u->second;
+}
+
 uint64_t GpuHeap::free_bytes() const {
   uint64_t n = 0;
   for (const auto& [s, z] : free_) n += z;
@@ -96,6 +102,21 @@ void Kmd::require_init() const {
   if (!initialised_) throw DriverError("Kmd: init() first");
 }
 
+const Kmd::Queue& Kmd::queue_at(unsigned q, const char* what) const {
+  if (q < queues_.size()) return queues_[q];
+  if (queues_.empty()) throw DriverError(fmt::format("Kmd::{}: queue {}: no queues before init()", what, q));
+  throw DriverError(fmt::format("Kmd::{}: queue {} does not exist (valid queues: 0..{})", what, q, queues_.size() - 1));
+}
+
+// A Submission the caller passes back must be one this KMD's submit returned.
+void Kmd::check_submission(const Submission& s, const char* what) const {
+  queue_at(s.queue, what);
+  if (s.id == 0 || s.id >= next_id_)
+    throw DriverError(fmt::format("Kmd::{}: submission {} on queue {} was not returned by this KMD's submit (ids so "
+                                  "far: 1..{})",
+                                  what, s.id, s.queue, next_id_ - 1));
+}
+
 void Kmd::init() {
   const uint32_t id = reg(TS_CP_ID_OFFSET);
   if (TS_CP_ID_MAGIC_GET(id) != TS_CP_ID_MAGIC_RESET)
@@ -116,6 +137,8 @@ void Kmd::init() {
 
   set_reg(TS_CP_CTRL_OFFSET, TS_CP_CTRL_SOFT_RESET_PUT(1u));
   heap_ = GpuHeap(cfg_.heap_base, heap_bytes);
+  app_allocs_.clear();
+  deferred_.clear();
   queues_.assign(nq, Queue{});
   dsids_ = DsidMap{};
   deletes_.clear();
@@ -163,12 +186,129 @@ std::optional<uint32_t> Kmd::alloc_retrying(uint32_t bytes, uint32_t align) {
 
 uint32_t Kmd::allocate(uint32_t bytes, uint32_t align) {
   require_init();
-  if (auto a = alloc_retrying(bytes, align)) return *a;
+  if (bytes == 0)
+    throw DriverError(fmt::format("Kmd::allocate: 0 bytes (aligned to {}): an allocation holds at least 1 byte", align));
+  if (align == 0 || (align & (align - 1)) != 0)
+    throw DriverError(fmt::format("Kmd::allocate: {} bytes aligned to {}: the alignment is not a power of 2", bytes, align));
+  if (auto a = alloc_retrying(bytes, align)) {
+    app_allocs_.insert(*a);
+    return *a;
+  }
   throw DriverError(fmt::format("out of GPU memory: {} bytes aligned to {} ({} bytes free, fragmented)", bytes, align,
                                 heap_.free_bytes()));
 }
 
-void Kmd::free(uint32_t addr) { heap_.free(addr); }
+std::string Kmd::users_of(uint32_t addr, uint64_t bytes) const {
+  std::string out;
+  for (unsigned q = 0; q < queues_.size(); ++q)
+    for (const Pending& p : queues_[q].pending)
+      for (const MemUse& u : p.uses)
+        if (u.addr < addr + bytes && addr < u.addr + u.bytes) {
+          out += fmt::format("{}submission {} ('{}') on queue {} ({} at 0x{:08x})", out.empty() ? "" : ", ", p.sub.id,
+                             p.name, q, u.what, u.addr);
+          break;
+        }
+  return out;
+}
+
+void Kmd::free(uint32_t addr) {
+  require_init();
+  if (auto d = deferred_.find(addr); d != deferred_.end())
+    throw DriverError(fmt::format("Kmd::free of 0x{:08x}: already freed; its memory is reclaimed once {} retire(s)", addr,
+                                  users_of(addr, d->second)));
+  if (!app_allocs_.count(addr)) {
+    if (heap_.size_of(addr))
+      throw DriverError(fmt::format("Kmd::free of 0x{:08x}: the KMD's own memory (a ring, fence or submitted copy), "
+                                    "not returned by Kmd::allocate",
+                                    addr));
+    throw DriverError(fmt::format("Kmd::free of 0x{:08x}: not an address Kmd::allocate returned, or already freed", addr));
+  }
+  // Work that finished but was not polled yet still counts as using it: the next poll reclaims.
+  const uint64_t size = *heap_.size_of(addr);
+  app_allocs_.erase(addr);
+  if (users_of(addr, size).empty()) {
+    heap_.free(addr);
+    return;
+  }
+  // In use by work the GPU has not finished: reclaim it when that work retires (reclaim_deferred).
+  deferred_[addr] = size;
+  ++stats_.deferred_frees;
+}
+
+void Kmd::reclaim_deferred() {
+  for (auto it = deferred_.begin(); it != deferred_.end();) {
+    if (!users_of(it->first, it->second).empty()) {
+      ++it;
+      continue;
+    }
+    heap_.free(it->first);
+    ++stats_.deferred_reclaimed;
+    it = deferred_.erase(it);
+  }
+}
+
+// The application memory a command buffer's packets name. Fields the KMD fills in itself
+// (COND_EXEC's patch-enable address, DSID_DELETE's fence) are not the application's; address 0
+// means "none" (an unused depth target, index or TF buffer). Addresses named only inside an
+// IB2 the buffer calls are not seen: the IB2 itself is.
+std::vector<Kmd::MemUse> Kmd::memory_uses(const CommandBuffer& cb) {
+  std::vector<MemUse> out;
+  auto use = [&](uint32_t addr, uint64_t bytes, const char* what) {
+    if (addr != 0) out.push_back(MemUse{addr, std::max<uint64_t>(bytes, 1), what});
+  };
+  for (const Packet& k : decode_packets(cb.dwords())) {
+    const auto f = [&](uint32_t dw) { return k.payload.size() > dw ? k.payload[dw] : 0u; };
+    switch (k.opcode) {
+      case TS_OP_INDIRECT_BUFFER:
+        use(TS_PKT_INDIRECT_BUFFER_ADDR_GET(f(TS_PKT_INDIRECT_BUFFER_ADDR_DW)),
+            4ull * TS_PKT_INDIRECT_BUFFER_SIZE_GET(f(TS_PKT_INDIRECT_BUFFER_SIZE_DW)), "INDIRECT_BUFFER");
+        break;
+      case TS_OP_BIND_VIS_BUFFER:
+        use(TS_PKT_BIND_VIS_BUFFER_ADDR_GET(f(TS_PKT_BIND_VIS_BUFFER_ADDR_DW)),
+            TS_PKT_BIND_VIS_BUFFER_SIZE_GET(f(TS_PKT_BIND_VIS_BUFFER_SIZE_DW)), "BIND_VIS_BUFFER");
+        break;
+      case TS_OP_RENDERPASS_BEGIN: {
+        const uint64_t px = uint64_t{TS_PKT_RENDERPASS_BEGIN_WIDTH_GET(f(TS_PKT_RENDERPASS_BEGIN_WIDTH_DW))} *
+                            TS_PKT_RENDERPASS_BEGIN_HEIGHT_GET(f(TS_PKT_RENDERPASS_BEGIN_HEIGHT_DW));
+        use(TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_GET(f(TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_DW)), 4 * px,
+            "RENDERPASS_BEGIN color target");
+        use(TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_GET(f(TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_DW)), 4 * px,
+            "RENDERPASS_BEGIN depth target");
+        break;
+      }
+      case TS_OP_DRAW: {
+        const uint32_t it = TS_PKT_DRAW_INDEX_TYPE_GET(f(TS_PKT_DRAW_INDEX_TYPE_DW));
+        const uint64_t count = TS_PKT_DRAW_COUNT_GET(f(TS_PKT_DRAW_COUNT_DW));
+        const uint32_t topo = TS_PKT_DRAW_TOPOLOGY_GET(f(TS_PKT_DRAW_TOPOLOGY_DW));
+        // Indexed: the vertices an index names are not known here; the buffer's start is.
+        use(TS_PKT_DRAW_VERTEX_ADDR_GET(f(TS_PKT_DRAW_VERTEX_ADDR_DW)), it == TS_INDEX_TYPE_NONE ? 16 * count : 16,
+            "DRAW vertex buffer");
+        if (it != TS_INDEX_TYPE_NONE)
+          use(TS_PKT_DRAW_INDEX_ADDR_GET(f(TS_PKT_DRAW_INDEX_ADDR_DW)), count * (it == TS_INDEX_TYPE_U16 ? 2 : 4),
+              "DRAW index buffer");
+        if (topo == TS_TOPOLOGY_PATCH_QUAD || topo == TS_TOPOLOGY_PATCH_TRI || topo == TS_TOPOLOGY_PATCH_ISOLINE)
+          use(TS_PKT_DRAW_TF_ADDR_GET(f(TS_PKT_DRAW_TF_ADDR_DW)), 4, "DRAW tessellation-factor buffer");
+        break;
+      }
+      case TS_OP_FENCE: use(TS_PKT_FENCE_ADDR_GET(f(TS_PKT_FENCE_ADDR_DW)), 4, "FENCE"); break;
+      case TS_OP_PERF_SAMPLE: use(TS_PKT_PERF_SAMPLE_ADDR_GET(f(TS_PKT_PERF_SAMPLE_ADDR_DW)), 64, "PERF_SAMPLE"); break;
+      case TS_OP_SET_REGS: {
+        // The texture the following draws sample (RASTER.TEX_BASE).
+        const uint32_t first = TS_PKT_SET_REGS_OFFSET_GET(f(TS_PKT_SET_REGS_OFFSET_DW));
+        const uint32_t tex = TS_RASTER_BASE_ADDR + TS_RASTER_TEX_BASE_OFFSET;
+        if (tex >= first && (tex - first) % 4 == 0 && (tex - first) / 4 + 1 < k.payload.size())
+          use(k.payload[(tex - first) / 4 + 1], 1, "texture (RASTER.TEX_BASE)");
+        break;
+      }
+      default: break;
+    }
+  }
+  // The visibility buffer of every patchable render pass: bound in two-level mode, which the
+  // patch-enable value of a GPU-form buffer may still switch to.
+  for (const Workload& w : cb.workloads())
+    if (!w.patches.empty()) use(w.vis.addr, w.vis.size, "visibility buffer");
+  return out;
+}
 
 uint8_t Kmd::map_vdsid(DsidMap& m, uint16_t v, const CommandBuffer& cb, std::set<uint16_t>& exhausted) const {
   if (v == 0) return 0;
@@ -190,13 +330,22 @@ uint8_t Kmd::map_vdsid(DsidMap& m, uint16_t v, const CommandBuffer& cb, std::set
 Submission Kmd::submit(CommandBuffer& cb, unsigned queue, SubmitOptions opt) {
   require_init();
   if (queue >= queues_.size())
-    throw DriverError(fmt::format("submit '{}': queue {} does not exist (the device has {})", cb.name(), queue,
-                                  queues_.size()));
+    throw DriverError(fmt::format("submit '{}': queue {} does not exist (valid queues: 0..{})", cb.name(), queue,
+                                  queues_.size() - 1));
   if (cb.state() == CommandBuffer::State::Recording)
     throw DriverError(fmt::format("submit '{}': the command buffer is still recording: close() it first", cb.name()));
   if (cb.state() == CommandBuffer::State::Submitted)
     throw DriverError(fmt::format("submit '{}': the command buffer was already submitted", cb.name()));
   poll();  // retire what has finished: frees memory and DSIDs
+
+  // 0. Memory the buffer uses that the application freed while earlier work still used it.
+  std::vector<MemUse> uses = memory_uses(cb);
+  for (const MemUse& u : uses)
+    for (const auto& [addr, size] : deferred_)
+      if (u.addr < addr + size && addr < u.addr + u.bytes)
+        throw DriverError(fmt::format("submit '{}': its {} at 0x{:08x} is in memory freed at 0x{:08x} (Kmd::free, "
+                                      "reclaimed once {} retire(s)): use after free",
+                                      cb.name(), u.what, u.addr, addr, users_of(addr, size)));
 
   // 1. Relocation plan on a copy of the DSID map: nothing changes unless the submit succeeds.
   DsidMap m = dsids_;
@@ -309,6 +458,7 @@ Submission Kmd::submit(CommandBuffer& cb, unsigned queue, SubmitOptions opt) {
   p.name = cb.name();
   p.ring_pos = Q.written;
   p.pe_value = mode == BinMode::TwoLevel ? 1u : 0u;
+  p.uses = std::move(uses);
   for (const Packet& k : decode_packets(copy)) {
     if (k.opcode == TS_OP_BARRIER_UPDATE) {
       const uint32_t id = TS_PKT_BARRIER_UPDATE_ID_GET(k.payload[TS_PKT_BARRIER_UPDATE_ID_DW]);
@@ -357,6 +507,7 @@ void Kmd::poll() {
       ++stats_.retired;
     }
   }
+  if (!deferred_.empty()) reclaim_deferred();
   for (auto it = deletes_.begin(); it != deletes_.end();) {
     if (dev_.read_mem32(it->fence_addr) != it->fence_value) {
       ++it;
@@ -396,7 +547,7 @@ void Kmd::sync_patch_enables() {
 }
 
 bool Kmd::retired(const Submission& s) const {
-  if (s.queue >= queues_.size()) return false;
+  queue_at(s.queue, "retired");
   for (const Pending& p : queues_[s.queue].pending)
     if (p.sub.id == s.id) return false;
   return s.id != 0 && s.id < next_id_;
@@ -408,7 +559,7 @@ std::size_t Kmd::pending() const {
   return n;
 }
 
-uint32_t Kmd::completed_fence(unsigned q) { return dev_.read_mem32(queues_.at(q).fence_addr); }
+uint32_t Kmd::completed_fence(unsigned q) { return dev_.read_mem32(queue_at(q, "completed_fence").fence_addr); }
 
 void Kmd::service_interrupt() {
   const uint32_t st = reg(TS_CP_INT_STATUS_OFFSET);
@@ -446,6 +597,7 @@ void Kmd::check_barriers(const Submission& s) {
 
 void Kmd::wait(const Submission& s, WaitMode mode, uint64_t timeout) {
   require_init();
+  check_submission(s, "wait");
   if (mode == WaitMode::Interrupt && !s.interrupt)
     throw DriverError(fmt::format("wait for submission {}: it was submitted without SubmitOptions::interrupt, so no "
                                   "interrupt will come: wait with WaitMode::Poll",

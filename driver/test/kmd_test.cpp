@@ -1,7 +1,9 @@
 // KMD: initialisation, rings that wrap, doorbells, fence retirement by polling and by
 // interrupt, two queues ordered by barriers in both directions, device faults, unbalanced
-// barriers detected while waiting.
+// barriers detected while waiting, freeing memory that pending work still uses.
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include "tessera/driver/error.hpp"
 #include "test_seed.hpp"
@@ -226,4 +228,84 @@ TEST(Kmd, UnbalancedBarrierDetectedWhenWaiting) {
   p.close();
   r.kmd->submit(p, 1);
   r.kmd->wait(s);
+}
+
+namespace {
+
+// A buffer that renders into `target` (64x64), held pending behind barrier 7 until a producer
+// sets it.
+CommandBuffer renders_into(Rig& r, uint32_t target, const std::string& name, bool hold) {
+  CommandBuffer cb = r.umd->create_command_buffer(name);
+  if (hold) cb.barrier_wait(7, 1);
+  RenderPassDesc d;
+  d.name = "pass";
+  d.width = 64;
+  d.height = 64;
+  d.color = Attachment{target, LoadOp::Clear, StoreOp::Store, nullptr};
+  d.single_level_only = true;
+  cb.begin_render_pass(d);
+  cb.end_render_pass();
+  cb.close();
+  return cb;
+}
+
+}  // namespace
+
+// Issue #14 item 9. Catches: Kmd::free of a render target that a pending submission still
+// renders into handing the memory out again at once (the GPU would overwrite the new owner's
+// data), the deferred memory never reclaimed after the submission retires, a second free of
+// it accepted, and a later submission using the freed memory accepted (use after free).
+TEST(Kmd, FreeOfMemoryInUseIsDeferredUntilTheSubmissionRetires) {
+  Rig r;
+  constexpr uint32_t kBytes = 64 * 64 * 4;
+  const uint32_t rt = r.kmd->allocate(kBytes, 64);
+  CommandBuffer cb = renders_into(r, rt, "uses rt", true);
+  const Submission s = r.kmd->submit(cb, 0);
+  r.dev.advance(1000);
+  r.kmd->poll();
+  ASSERT_FALSE(r.kmd->retired(s)) << "held behind barrier 7";
+
+  const std::string addr = fmt::format("0x{:08x}", rt);
+  r.kmd->free(rt);  // deferred: the pending submission still renders into it
+  const uint32_t other = r.kmd->allocate(kBytes, 64);
+  EXPECT_TRUE(other >= rt + kBytes || other + kBytes <= rt)
+      << fmt::format("0x{:08x} handed out again while submission {} still renders into {}", other, s.id, addr);
+  try {
+    r.kmd->free(rt);
+    ADD_FAILURE() << "second free accepted";
+  } catch (const DriverError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(addr), std::string::npos) << m;
+    EXPECT_NE(m.find("already freed"), std::string::npos) << m;
+    EXPECT_NE(m.find(fmt::format("submission {} ('uses rt') on queue 0", s.id)), std::string::npos) << m;
+  }
+  CommandBuffer late = renders_into(r, rt, "late", false);
+  try {
+    r.kmd->submit(late, 1);
+    ADD_FAILURE() << "a submission rendering into freed memory was accepted";
+  } catch (const DriverError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("use after free"), std::string::npos) << m;
+    EXPECT_NE(m.find(addr), std::string::npos) << m;
+    EXPECT_NE(m.find("'late'"), std::string::npos) << m;
+  }
+
+  CommandBuffer producer = r.umd->create_command_buffer("producer");
+  producer.barrier_update(7, 1);
+  producer.close();
+  r.kmd->submit(producer, 1);
+  EXPECT_EQ(r.kmd->deferred_frees(), 1u);
+  r.kmd->wait(s);
+  EXPECT_EQ(r.kmd->deferred_frees(), 0u);
+  EXPECT_EQ(r.kmd->stats().deferred_frees, 1u);
+  EXPECT_EQ(r.kmd->stats().deferred_reclaimed, 1u);
+  // Retired: the memory is reclaimed (first fit hands out the same place again) ...
+  const uint32_t again = r.kmd->allocate(kBytes, 64);
+  EXPECT_EQ(again, rt) << "the deferred free was never reclaimed";
+  // ... and memory no submission uses is freed at once; freeing it twice is an error.
+  r.kmd->free(again);
+  EXPECT_EQ(r.kmd->allocate(kBytes, 64), rt);
+  r.kmd->free(rt);
+  EXPECT_THROW(r.kmd->free(rt), DriverError);
+  r.kmd->free(other);
 }

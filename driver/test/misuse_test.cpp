@@ -3,7 +3,11 @@
 // work submitted before still executes.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "tessera/driver/error.hpp"
 #include "test_seed.hpp"
@@ -197,4 +201,59 @@ TEST(Misuse, BadSubmissionsRejectedEarlierWorkIntact) {
   r.kmd->wait(s);
   EXPECT_EQ(r.dev.read_mem32(at(r, 100)), 42u);
   r.kmd->wait(r.kmd->submit(open, 1));
+}
+
+// Issue #14 item 9. Catches: KMD calls with a queue, submission, size or address that makes no
+// sense being accepted (allocate(0) handing out an address), escaping as std::out_of_range
+// (waiting on queue 9), or freeing the KMD's own ring; each must be a DriverError that names
+// the argument and, for queues, the valid range.
+TEST(Misuse, KmdArgumentsOutOfRangeAreDriverErrors) {
+  Rig r;
+  auto expect = [&](const std::function<void()>& f, const std::vector<std::string>& needles) {
+    try {
+      f();
+      ADD_FAILURE() << "accepted: " << needles.front();
+    } catch (const DriverError& e) {
+      for (const auto& n : needles) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not a DriverError: " << e.what();
+    }
+  };
+  expect([&] { r.kmd->allocate(0); }, {"Kmd::allocate: 0 bytes"});
+  expect([&] { r.kmd->allocate(64, 48); }, {"aligned to 48", "not a power of 2"});
+
+  Submission bogus;
+  bogus.id = 1;
+  bogus.queue = 9;
+  for (const std::string what : {"wait", "retired", "ring_addr", "fence_addr", "completed_fence"}) {
+    SCOPED_TRACE(what);
+    expect(
+        [&] {
+          if (what == "wait") r.kmd->wait(bogus);
+          if (what == "retired") (void)r.kmd->retired(bogus);
+          if (what == "ring_addr") (void)r.kmd->ring_addr(9);
+          if (what == "fence_addr") (void)r.kmd->fence_addr(9);
+          if (what == "completed_fence") (void)r.kmd->completed_fence(9);
+        },
+        {"Kmd::" + what + ": queue 9 does not exist (valid queues: 0..1)"});
+  }
+  Submission never;
+  never.id = 42;
+  expect([&] { r.kmd->wait(never); }, {"submission 42 on queue 0 was not returned by this KMD's submit"});
+  expect([&] { r.kmd->wait(Submission{}); }, {"submission 0 on queue 0 was not returned"});
+  CommandBuffer cb = r.umd->create_command_buffer("cb");
+  cb.close();
+  expect([&] { r.kmd->submit(cb, 9); }, {"submit 'cb': queue 9 does not exist (valid queues: 0..1)"});
+
+  const uint32_t ring = r.kmd->ring_addr(0);
+  expect([&] { r.kmd->free(ring); }, {fmt::format("free of 0x{:08x}: the KMD's own memory", ring)});
+  expect([&] { r.kmd->free(at(r, 64)); }, {fmt::format("free of 0x{:08x}: not an address Kmd::allocate returned", at(r, 64))});
+
+  // Before init there are no queues.
+  BinningState st;
+  Kmd raw(r.dev, st);
+  expect([&] { (void)raw.ring_addr(0); }, {"Kmd::ring_addr: queue 0: no queues before init()"});
+
+  // Nothing was disturbed: the buffer still runs.
+  r.kmd->wait(r.kmd->submit(cb, 1));
 }

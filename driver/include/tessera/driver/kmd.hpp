@@ -42,6 +42,8 @@ class GpuHeap {
   std::optional<uint32_t> allocate(uint32_t bytes, uint32_t align);
   void free(uint32_t addr);  // throws DriverError if addr was not allocated
   uint64_t free_bytes() const;
+  // The size of the allocation that starts at addr; nullopt if none does.
+  std::optional<uint64_t> size_of(uint32_t addr) const;
   std::size_t allocations() const { return used_.size(); }
 
  private:
@@ -86,6 +88,8 @@ struct KmdStats {
   uint64_t hw_dsids_released = 0;
   uint64_t patch_enable_writes = 0;  // patch-enable values changed after submission
   uint64_t ring_full_waits = 0;
+  uint64_t deferred_frees = 0;      // Kmd::free calls whose memory a pending submission still used
+  uint64_t deferred_reclaimed = 0;  // of those, reclaimed after the submissions retired
 };
 
 class Kmd {
@@ -123,8 +127,17 @@ class Kmd {
   void sync_patch_enables();
 
   // GPU memory for the application (vertex data, render targets, visibility buffer, ...).
+  // Throws DriverError for 0 bytes, an alignment that is not a power of 2, or no memory.
   uint32_t allocate(uint32_t bytes, uint32_t align = 64);
+  // Frees what allocate returned. If a pending (not yet retired) submission uses the memory --
+  // a packet of its command buffer names an address in it (docs/driver.md "GPU memory") -- the
+  // free is deferred: the memory is reclaimed when the last such submission retires (poll),
+  // and until then a second free of it, and a submit that uses it, are DriverErrors naming the
+  // address and the submissions. Throws DriverError for an address allocate did not return,
+  // one already freed, or the KMD's own memory (rings, fences).
   void free(uint32_t addr);
+  // Addresses freed while in use whose memory is not reclaimed yet.
+  std::size_t deferred_frees() const { return deferred_.size(); }
 
   // DSIDs.
   uint8_t hw_dsid(uint16_t vdsid) const;   // its hardware DSID now, 0 if it has none
@@ -134,8 +147,10 @@ class Kmd {
 
   const KmdStats& stats() const { return stats_; }
   Device& device() { return dev_; }
-  uint32_t ring_addr(unsigned q) const { return queues_.at(q).ring_addr; }
-  uint32_t fence_addr(unsigned q) const { return queues_.at(q).fence_addr; }
+  // Per queue; a queue that does not exist (or any before init) is a DriverError naming it and
+  // the valid range.
+  uint32_t ring_addr(unsigned q) const { return queue_at(q, "ring_addr").ring_addr; }
+  uint32_t fence_addr(unsigned q) const { return queue_at(q, "fence_addr").fence_addr; }
   uint32_t completed_fence(unsigned q);  // the queue's fence value in memory now
 
  private:
@@ -155,12 +170,19 @@ class Kmd {
     uint32_t fence_addr;
     uint32_t fence_value;
   };
+  // An address range a command buffer's packet names (render target, vertex buffer, ...).
+  struct MemUse {
+    uint32_t addr;
+    uint64_t bytes;
+    const char* what;  // "RENDERPASS_BEGIN color target", ...
+  };
   struct Pending {
     Submission sub;
     std::string name;
     uint64_t ring_pos = 0;  // absolute ring position of its INDIRECT_BUFFER packet
     uint32_t pe_value = 0;
     std::vector<std::pair<uint32_t, uint32_t>> barrier_waits;  // (id, value) it contains
+    std::vector<MemUse> uses;  // application memory its packets name
   };
   struct Queue {
     uint32_t ring_addr = 0;
@@ -184,12 +206,20 @@ class Kmd {
   void check_fault(unsigned q);
   void check_barriers(const Submission& s);
   void require_init() const;
+  const Queue& queue_at(unsigned q, const char* what) const;
+  void check_submission(const Submission& s, const char* what) const;
+  static std::vector<MemUse> memory_uses(const CommandBuffer& cb);
+  // "submission 3 ('frame 2') on queue 0, ..." for every pending submission using [addr, addr + bytes).
+  std::string users_of(uint32_t addr, uint64_t bytes) const;
+  void reclaim_deferred();
 
   Device& dev_;
   BinningState& state_;
   KmdConfig cfg_;
   bool initialised_ = false;
   GpuHeap heap_;
+  std::set<uint32_t> app_allocs_;            // returned by allocate, not freed
+  std::map<uint32_t, uint64_t> deferred_;    // freed while in use: address -> size, not reclaimed yet
   std::vector<Queue> queues_;
   DsidMap dsids_;
   std::vector<PendingDelete> deletes_;
