@@ -83,8 +83,9 @@ Mesh load_mesh_file(const std::string& path) {
   }
   // aiProcess_FlipUVs (v' = 1 - v): Assimp delivers every format with the uv origin at the
   // image's bottom-left (OpenGL; its glTF importer already flips glTF's top-left origin to
-  // that), while the sampler's texel row 0 is the image's top row (docs/raster.md; the
-  // procedural meshes use that convention). Assimp's own step flips every uv channel of every
+  // that), while the sampler's texel row is ty = v >> (16 - log2_h) (docs/raster.md) and
+  // textures are uploaded top row first, so v = 0 is the image's top (the procedural meshes
+  // use that convention). Assimp's own step flips every uv channel of every
   // mesh in one place, rather than one component in our copy loop.
   const aiScene* sc = imp.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_GenSmoothNormals |
                                               aiProcess_JoinIdenticalVertices | aiProcess_SortByPType | aiProcess_FlipUVs);
