@@ -8,10 +8,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
-#include <sstream>
+#include <tuple>
 
 #include "tessera/driver/error.hpp"
 
@@ -21,12 +23,140 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string read_file(const std::string& path) {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Reads a policy or trace file. Refuses, naming the path, what cannot be one: a directory, a
+// device (/dev/zero would be read for ever), a file larger than max_bytes.
+std::string read_file(const std::string& path, const char* what, std::size_t max_bytes) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw ConfigError(path, 0, 0, fmt::format("cannot open the {} file: no such file", what));
+  if (fs::is_directory(st))
+    throw ConfigError(path, 0, 0, fmt::format("is a directory, not a {} file: give the file's path", what));
+  if (!fs::is_regular_file(st) && !fs::is_fifo(st))
+    throw ConfigError(path, 0, 0, fmt::format("is not a regular file (a device or socket), so not a {} file", what));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path, 0, 0, "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  if (!in) throw ConfigError(path, 0, 0, fmt::format("cannot open the {} file", what));
+  std::string out;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    out.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (out.size() > max_bytes)
+      throw ConfigError(path, 0, 0, fmt::format("larger than {} MiB: not a {} file", max_bytes >> 20, what));
+  }
+  if (in.bad()) throw ConfigError(path, 0, 0, fmt::format("read error in the {} file", what));
+  return out;
+}
+
+constexpr std::size_t kMaxPolicyBytes = 1u << 20;   // a policy file is a few hundred bytes
+constexpr std::size_t kMaxTraceBytes = 256u << 20;  // a day at 10 samples/s, 10 columns: ~50 MiB
+
+// Why `s` is not a plain decimal number ("" if it is one): [+-] digits [. digits] [e [+-]
+// digits]. Refused on purpose: hexadecimal (0x3C, which strtod would read as 60), octal
+// (0o17), a leading zero (075 is octal 61 in YAML 1.1, 75 in YAML 1.2), 1_000, 1:30, .inf,
+// nan: readers disagree on them, so a file could mean different thresholds to different tools.
+std::string not_decimal(std::string_view s) {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  auto digits = [&] {
+    const std::size_t b = i;
+    while (i < n && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    return i - b;
+  };
+  if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+  const std::size_t int_start = i;
+  const std::size_t int_digits = digits();
+  std::size_t frac_digits = 0;
+  if (i < n && s[i] == '.') {
+    ++i;
+    frac_digits = digits();
+  }
+  if (int_digits + frac_digits == 0) return "not a decimal number";
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return "not a decimal number";
+  }
+  if (i != n) {
+    if (s.substr(int_start, 2) == "0x" || s.substr(int_start, 2) == "0X") return "hexadecimal: write it in decimal";
+    return "not a decimal number";
+  }
+  if (int_digits > 1 && s[int_start] == '0') return "a leading zero (octal in YAML 1.1): write it without";
+  return {};
+}
+
+std::string number_error(std::string_view text, const std::string& why) {
+  return fmt::format("expected a number, got '{}'{}", text, why == "not a decimal number" ? "" : " (" + why + ")");
+}
+
+// The physical range of a metric: thresholds outside it, and sensor values outside it, are
+// refused. Temperatures: absolute zero up to 250 degC (above, the board's solder -- SAC305
+// melts at 217 degC -- is liquid: such a reading is a broken sensor). Percentages 0..100.
+// Power and clock are not negative. Rates and counters have no physical bound.
+struct Range {
+  double lo, hi;
+  const char* unit;
+};
+constexpr Range kTempRange{-273.15, 250.0, "degC"};
+constexpr Range kPctRange{0.0, 100.0, "%"};
+constexpr Range kPowerRange{0.0, kInf, "W"};
+constexpr Range kClockRange{0.0, kInf, "MHz"};
+constexpr Range kAnyRange{-kInf, kInf, ""};
+
+std::string range_text(const Range& r) {
+  if (std::isinf(r.hi)) return fmt::format(">= {} {}", r.lo, r.unit);
+  return fmt::format("{}..{} {}", r.lo, r.hi, r.unit);
+}
+
+// "" if v lies in r, else why not.
+std::string outside(double v, const Range& r) {
+  if (v >= r.lo && v <= r.hi) return {};
+  return fmt::format("{} {} is outside the physical range {}", v, r.unit, range_text(r));
+}
+
+// What is wrong with a trip on a metric of range r ("" if nothing), and whether it is the
+// hysteresis (else the threshold) that makes it wrong. A trip must be able to trip and to
+// release: "above T, hysteresis h" releases only below T - h, so T - h must lie above the
+// lowest value the metric can take ("below" mirrors it).
+struct TripProblem {
+  std::string msg;
+  bool hysteresis = false;
+};
+TripProblem trip_problem(bool above, double threshold, double hysteresis, const Range& r) {
+  if (!std::isfinite(threshold)) return {fmt::format("threshold {} is not a finite number", threshold)};
+  if (!std::isfinite(hysteresis) || hysteresis < 0)
+    return {fmt::format("hysteresis {} must be a finite number >= 0", hysteresis), true};
+  if (threshold < r.lo || threshold > r.hi)
+    return {fmt::format("threshold {} {} is outside the metric's range {}", threshold, r.unit, range_text(r))};
+  if (above && threshold >= r.hi)
+    return {fmt::format("above {} {} could never trip: the metric is never more than {} {}", threshold, r.unit, r.hi, r.unit)};
+  if (!above && threshold <= r.lo)
+    return {fmt::format("below {} {} could never trip: the metric is never less than {} {}", threshold, r.unit, r.lo, r.unit)};
+  const double release = above ? threshold - hysteresis : threshold + hysteresis;
+  if (above ? release <= r.lo : release >= r.hi)
+    return {fmt::format("hysteresis {} is wider than the range allows: {} {} {} releases only {} {} {}, and the metric "
+                        "is never {} {} {}: it could never release",
+                        hysteresis, above ? "above" : "below", threshold, r.unit, above ? "below" : "above", release, r.unit,
+                        above ? "less than" : "more than", above ? r.lo : r.hi, r.unit),
+            hysteresis > 0};
+  return {};
+}
+
+// The policy's window: at least 1 ms (sensors are read every few ms at the fastest -- thermal
+// zones and fuel gauges every 0.1 s to seconds; a shorter window holds only the latest sample,
+// which 1 ms already does, and times like 1e-300 are lost in rounding against session times),
+// at most an hour (thermal time constants of phones and laptops are minutes; the window keeps
+// every sample in memory).
+constexpr double kMinWindowS = 1e-3;
+constexpr double kMaxWindowS = 3600.0;
+
+std::string window_problem(double w) {
+  if (!(w >= kMinWindowS && w <= kMaxWindowS))
+    return fmt::format("window {} s is outside {}..{} s (shorter holds no more than the latest sample; longer "
+                       "cannot follow a thermal change)",
+                       w, kMinWindowS, kMaxWindowS);
+  return {};
 }
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
@@ -59,10 +189,9 @@ class YamlReader {
   double number(const YAML::Node& n, const std::string& path) const {
     if (!n.IsScalar()) fail(n, path, "expected a number, got " + describe(n));
     const std::string& s = n.Scalar();
-    char* end = nullptr;
-    const double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
-      fail(n, path, "expected a number, got " + describe(n));
+    if (const std::string why = not_decimal(s); !why.empty()) fail(n, path, number_error(s, why));
+    const double v = std::strtod(s.c_str(), nullptr);
+    if (!std::isfinite(v)) fail(n, path, number_error(s, "out of range of a double"));
     return v;
   }
 
@@ -96,7 +225,9 @@ class YamlReader {
 
   enum class Dir { Above, Below, Either };
 
-  Trip trip(const YAML::Node& n, const std::string& path, Dir dir,
+  // A threshold of a metric whose physical range is r; refuses one that could never trip or
+  // never release (trip_problem), naming the threshold or the hysteresis that makes it so.
+  Trip trip(const YAML::Node& n, const std::string& path, Dir dir, const Range& r,
             std::map<std::string, double>* per_location_out = nullptr) const {
     Trip t;
     if (n.IsNull()) return t;  // "key:" with no value: disabled
@@ -104,23 +235,43 @@ class YamlReader {
     if (dir != Dir::Below) allowed.push_back("above");
     if (dir != Dir::Above) allowed.push_back("below");
     if (per_location_out) allowed.push_back("per_location");
-    bool have = false;
+    // Copies, not assignment: assigning to a YAML::Node that refers to a node rewrites that node.
+    std::optional<YAML::Node> threshold_node, hysteresis_node;
+    std::string threshold_path, hysteresis_path;
+    std::vector<std::tuple<YAML::Node, std::string, double>> locations;
     for (const auto& [k, v] : entries(n, path, allowed)) {
       const std::string key = k.Scalar(), kp = path + "." + key;
       if (key == "above" || key == "below") {
-        if (have) fail(k, kp, "give either 'above' or 'below', not both");
-        have = true;
+        if (threshold_node) fail(k, kp, "give either 'above' or 'below', not both");
+        threshold_node.emplace(v);
+        threshold_path = kp;
         t.above = key == "above";
         t.threshold = number(v, kp);
       } else if (key == "hysteresis") {
+        hysteresis_node.emplace(v);
+        hysteresis_path = kp;
         t.hysteresis = number(v, kp);
         if (t.hysteresis < 0) fail(v, kp, fmt::format("hysteresis {} is negative", t.hysteresis));
       } else if (key == "per_location") {
-        for (const auto& [lk, lv] : entries(v, kp, {})) (*per_location_out)[lk.Scalar()] = number(lv, kp + "." + lk.Scalar());
+        for (const auto& [lk, lv] : entries(v, kp, {})) {
+          const std::string lp = kp + "." + lk.Scalar();
+          locations.emplace_back(lv, lp, number(lv, lp));
+        }
       }
     }
-    if (!have)
+    if (!threshold_node)
       fail(n, path, fmt::format("missing the threshold: '{}'", dir == Dir::Below ? "below" : dir == Dir::Above ? "above" : "above' or 'below"));
+    auto check = [&](double threshold, const YAML::Node& at, const std::string& at_path) {
+      const TripProblem p = trip_problem(t.above, threshold, t.hysteresis, r);
+      if (p.msg.empty()) return;
+      if (p.hysteresis && hysteresis_node) fail(*hysteresis_node, hysteresis_path, p.msg);
+      fail(at, at_path, p.msg);
+    };
+    check(t.threshold, *threshold_node, threshold_path);
+    for (const auto& [node, lp, value] : locations) {
+      check(value, node, lp);
+      (*per_location_out)[lp.substr(lp.rfind('.') + 1)] = value;
+    }
     t.enabled = true;
     return t;
   }
@@ -150,6 +301,29 @@ double slope(const std::vector<double>& t, const std::vector<double>& y) {
   return den > 0 ? num / den : 0;
 }
 
+// What is wrong with a sample's values ("" if nothing), naming the field. Unmeasured scalar
+// fields are NaN by design; an unmeasured location or counter is absent from its map, so NaN
+// there is a broken reading. Infinite values and values outside a metric's physical range are
+// broken readings too.
+std::string sample_problem(const PerfSample& s) {
+  if (!std::isfinite(s.time_s)) return fmt::format("time_s {} is not a finite number", s.time_s);
+  for (const auto& [name, v] : s.temps_c) {
+    if (std::isnan(v)) return fmt::format("temps_c['{}'] is NaN (leave a location that was not measured out of the map)", name);
+    if (const std::string why = outside(v, kTempRange); !why.empty()) return fmt::format("temps_c['{}']: {}", name, why);
+  }
+  const std::pair<const char*, std::pair<double, Range>> scalars[] = {
+      {"power_w", {s.power_w, kPowerRange}}, {"soc_pct", {s.soc_pct, kPctRange}}, {"gpu_clock_mhz", {s.gpu_clock_mhz, kClockRange}}};
+  for (const auto& [name, vr] : scalars) {
+    if (std::isnan(vr.first)) continue;  // not measured
+    if (std::isinf(vr.first)) return fmt::format("{} {} is not a finite number (NaN means not measured)", name, vr.first);
+    if (const std::string why = outside(vr.first, vr.second); !why.empty()) return fmt::format("{}: {}", name, why);
+  }
+  for (const auto& [name, v] : s.counters)
+    if (!std::isfinite(v))
+      return fmt::format("counters['{}'] is {} (leave a counter that was not read out of the map)", name, v);
+  return {};
+}
+
 }  // namespace
 
 PerfSample::PerfSample() : power_w(kNaN), soc_pct(kNaN), gpu_clock_mhz(kNaN) {}
@@ -173,7 +347,7 @@ PolicyConfig parse_policy_config(const std::string& text, const std::string& sou
     const std::string key = k.Scalar();
     if (key == "window_s") {
       c.window_s = r.number(v, key);
-      if (c.window_s <= 0) r.fail(v, key, fmt::format("window {} s must be > 0", c.window_s));
+      if (const std::string why = window_problem(c.window_s); !why.empty()) r.fail(v, key, why);
     } else if (key == "min_dwell_s") {
       c.min_dwell_s = r.number(v, key);
       if (c.min_dwell_s < 0) r.fail(v, key, fmt::format("{} s is negative", c.min_dwell_s));
@@ -182,17 +356,17 @@ PolicyConfig parse_policy_config(const std::string& text, const std::string& sou
            r.entries(v, key, {"avg_temp", "avg_temp_rate", "local_temp", "local_temp_rate", "peak_power", "avg_power",
                               "avg_power_rate", "battery_soc", "counters"})) {
         const std::string name = ck.Scalar(), path = key + "." + name;
-        if (name == "avg_temp") c.avg_temp = r.trip(cv, path, Dir::Above);
-        else if (name == "avg_temp_rate") c.avg_temp_rate = r.trip(cv, path, Dir::Above);
-        else if (name == "local_temp") c.local_temp = r.trip(cv, path, Dir::Above, &c.local_temp_per_location);
-        else if (name == "local_temp_rate") c.local_temp_rate = r.trip(cv, path, Dir::Above);
-        else if (name == "peak_power") c.peak_power = r.trip(cv, path, Dir::Above);
-        else if (name == "avg_power") c.avg_power = r.trip(cv, path, Dir::Above);
-        else if (name == "avg_power_rate") c.avg_power_rate = r.trip(cv, path, Dir::Above);
-        else if (name == "battery_soc") c.battery_soc = r.trip(cv, path, Dir::Below);
+        if (name == "avg_temp") c.avg_temp = r.trip(cv, path, Dir::Above, kTempRange);
+        else if (name == "avg_temp_rate") c.avg_temp_rate = r.trip(cv, path, Dir::Above, kAnyRange);
+        else if (name == "local_temp") c.local_temp = r.trip(cv, path, Dir::Above, kTempRange, &c.local_temp_per_location);
+        else if (name == "local_temp_rate") c.local_temp_rate = r.trip(cv, path, Dir::Above, kAnyRange);
+        else if (name == "peak_power") c.peak_power = r.trip(cv, path, Dir::Above, kPowerRange);
+        else if (name == "avg_power") c.avg_power = r.trip(cv, path, Dir::Above, kPowerRange);
+        else if (name == "avg_power_rate") c.avg_power_rate = r.trip(cv, path, Dir::Above, kAnyRange);
+        else if (name == "battery_soc") c.battery_soc = r.trip(cv, path, Dir::Below, kPctRange);
         else if (name == "counters") {
           if (cv.IsNull()) continue;
-          for (const auto& [nk, nv] : r.entries(cv, path, {})) c.counters[nk.Scalar()] = r.trip(nv, path + "." + nk.Scalar(), Dir::Either);
+          for (const auto& [nk, nv] : r.entries(cv, path, {})) c.counters[nk.Scalar()] = r.trip(nv, path + "." + nk.Scalar(), Dir::Either, kAnyRange);
         }
       }
     } else if (key == "invalidations") {
@@ -200,22 +374,53 @@ PolicyConfig parse_policy_config(const std::string& text, const std::string& sou
                v, key, {"charging", "avg_temp_below", "avg_temp_rate_below", "avg_power_below", "gpu_clock_above"})) {
         const std::string name = ik.Scalar(), path = key + "." + name;
         if (name == "charging") c.invalidate_charging = r.boolean(iv, path);
-        else if (name == "avg_temp_below") c.avg_temp_below = r.trip(iv, path, Dir::Below);
-        else if (name == "avg_temp_rate_below") c.avg_temp_rate_below = r.trip(iv, path, Dir::Below);
-        else if (name == "avg_power_below") c.avg_power_below = r.trip(iv, path, Dir::Below);
-        else if (name == "gpu_clock_above") c.gpu_clock_above = r.trip(iv, path, Dir::Above);
+        else if (name == "avg_temp_below") c.avg_temp_below = r.trip(iv, path, Dir::Below, kTempRange);
+        else if (name == "avg_temp_rate_below") c.avg_temp_rate_below = r.trip(iv, path, Dir::Below, kAnyRange);
+        else if (name == "avg_power_below") c.avg_power_below = r.trip(iv, path, Dir::Below, kPowerRange);
+        else if (name == "gpu_clock_above") c.gpu_clock_above = r.trip(iv, path, Dir::Above, kClockRange);
       }
     }
   }
   return c;
 }
 
-PolicyConfig load_policy_config(const std::string& path) { return parse_policy_config(read_file(path), path); }
+PolicyConfig load_policy_config(const std::string& path) {
+  return parse_policy_config(read_file(path, "policy", kMaxPolicyBytes), path);
+}
 
 // ---- the policy ----------------------------------------------------------------------------------
 
+// The same rules as the policy file: a configuration built in code cannot hold what a file may
+// not (docs/driver.md "Policy file").
 BinningPolicy::BinningPolicy(PolicyConfig cfg) : cfg_(std::move(cfg)) {
-  if (!(cfg_.window_s > 0)) throw DriverError(fmt::format("policy: window_s {} must be > 0", cfg_.window_s));
+  auto bad = [&](const std::string& key, const std::string& msg) {
+    throw DriverError(fmt::format("policy ({}): {}: {}", cfg_.source, key, msg));
+  };
+  if (const std::string why = window_problem(cfg_.window_s); !why.empty()) bad("window_s", why);
+  if (!std::isfinite(cfg_.min_dwell_s) || cfg_.min_dwell_s < 0)
+    bad("min_dwell_s", fmt::format("{} s must be a finite number >= 0", cfg_.min_dwell_s));
+  auto check = [&](const std::string& key, const Trip& t, const Range& r) {
+    if (!t.enabled) return;
+    if (const TripProblem p = trip_problem(t.above, t.threshold, t.hysteresis, r); !p.msg.empty()) bad(key, p.msg);
+  };
+  check("conditions.avg_temp", cfg_.avg_temp, kTempRange);
+  check("conditions.avg_temp_rate", cfg_.avg_temp_rate, kAnyRange);
+  check("conditions.local_temp", cfg_.local_temp, kTempRange);
+  for (const auto& [name, threshold] : cfg_.local_temp_per_location) {
+    Trip t = cfg_.local_temp;
+    t.threshold = threshold;
+    check("conditions.local_temp.per_location." + name, t, kTempRange);
+  }
+  check("conditions.local_temp_rate", cfg_.local_temp_rate, kAnyRange);
+  check("conditions.peak_power", cfg_.peak_power, kPowerRange);
+  check("conditions.avg_power", cfg_.avg_power, kPowerRange);
+  check("conditions.avg_power_rate", cfg_.avg_power_rate, kAnyRange);
+  check("conditions.battery_soc", cfg_.battery_soc, kPctRange);
+  for (const auto& [name, t] : cfg_.counters) check("conditions.counters." + name, t, kAnyRange);
+  check("invalidations.avg_temp_below", cfg_.avg_temp_below, kTempRange);
+  check("invalidations.avg_temp_rate_below", cfg_.avg_temp_rate_below, kAnyRange);
+  check("invalidations.avg_power_below", cfg_.avg_power_below, kPowerRange);
+  check("invalidations.gpu_clock_above", cfg_.gpu_clock_above, kClockRange);
 }
 
 bool BinningPolicy::latch(const std::string& key, const Trip& t, double v) {
@@ -272,6 +477,8 @@ PolicyMetrics BinningPolicy::metrics() const {
 }
 
 Decision BinningPolicy::update(const PerfSample& s) {
+  if (const std::string why = sample_problem(s); !why.empty())
+    throw DriverError(fmt::format("policy: sample refused (time_s {}): {}", s.time_s, why));
   if (!window_.empty() && s.time_s < window_.back().time_s)
     throw DriverError(fmt::format("policy: sample at {} s comes before the previous one at {} s", s.time_s,
                                   window_.back().time_s));
@@ -442,10 +649,17 @@ std::vector<PerfSample> parse_trace_csv(std::string_view text, const std::string
         else throw bad(fmt::format("expected 0 or 1, got '{}'", f.text));
         continue;
       }
-      char* end = nullptr;
-      const double v = std::strtod(f.text.c_str(), &end);
-      if (f.text.empty() || end != f.text.c_str() + f.text.size() || !std::isfinite(v))
-        throw bad(fmt::format("expected a number, got '{}'", f.text));
+      if (const std::string why = not_decimal(f.text); !why.empty()) throw bad(number_error(f.text, why));
+      const double v = std::strtod(f.text.c_str(), nullptr);
+      if (!std::isfinite(v)) throw bad(number_error(f.text, "out of range of a double"));
+      // Sensor values outside their physical range are broken readings (Range above).
+      const Range* range = c.kind == Col::Temp    ? &kTempRange
+                           : c.kind == Col::Soc   ? &kPctRange
+                           : c.kind == Col::Power ? &kPowerRange
+                           : c.kind == Col::Clock ? &kClockRange
+                                                  : nullptr;
+      if (range)
+        if (const std::string why = outside(v, *range); !why.empty()) throw bad(why);
       switch (c.kind) {
         case Col::Time:
           if (!out.empty() && !(v > out.back().time_s))
@@ -466,6 +680,8 @@ std::vector<PerfSample> parse_trace_csv(std::string_view text, const std::string
   return out;
 }
 
-std::vector<PerfSample> load_trace_csv(const std::string& path) { return parse_trace_csv(read_file(path), path); }
+std::vector<PerfSample> load_trace_csv(const std::string& path) {
+  return parse_trace_csv(read_file(path, "trace", kMaxTraceBytes), path);
+}
 
 }  // namespace tessera::driver

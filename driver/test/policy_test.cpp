@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 
 #include "tessera/driver/error.hpp"
 #include "tessera/driver/policy.hpp"
@@ -141,7 +142,7 @@ TEST(Policy, EveryInvalidation) {
     SCOPED_TRACE(c.name);
     PolicyConfig cfg;
     cfg.window_s = 2.0;
-    cfg.battery_soc = below(101);  // always holds: soc is measured
+    cfg.battery_soc = below(99);  // always holds: soc is at most 80 in these samples
     c.enable(cfg);
     BinningPolicy p(cfg);
     double t = 0;
@@ -274,7 +275,7 @@ TEST(Policy, MalformedYamlNamesFileLineAndKey) {
       {"conditions:\n  battery_soc: {above: 5}\n", 2, 17, "conditions.battery_soc.above: unknown key 'above'"},
       {"conditions:\n  avg_temp: {hysteresis: 1}\n", 2, 13, "conditions.avg_temp: missing the threshold: 'above'"},
       {"conditions:\n  avg_power:\n    above: 5\n    hysteresis: -1\n", 4, 17, "hysteresis -1 is negative"},
-      {"window_s: 0\n", 1, 11, "window_s: window 0 s must be > 0"},
+      {"window_s: 0\n", 1, 11, "window_s: window 0 s is outside 0.001..3600 s"},
       {"invalidations:\n  charging: maybe\n", 2, 13, "invalidations.charging: expected true or false, got 'maybe'"},
       {"- a\n- b\n", 1, 1, "expected a map of policy settings"},
       {"window_s: 1\nwindow_s: 2\n", 2, 1, "window_s: key 'window_s' is repeated"},
@@ -342,4 +343,175 @@ TEST(Policy, MalformedCsvNamesFileLineAndColumn) {
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()).rfind(path + ":2:3:", 0), 0u) << e.what();
   }
+}
+
+// Issue #14 item 10. Thresholds that could never trip or never release, numbers that are not
+// plain decimals and absurd windows. Catches each being accepted -- `battery_soc: {below:
+// 150}` would hold for ever, `above: 0x3C` was read as 60 by strtod while other YAML readers
+// refuse it, `window_s: 1e-300` is no window -- and an error that does not point at the
+// offending value (file, line, column, key).
+TEST(Policy, ImpossibleThresholdsAndNumbersNameFileLineAndField) {
+  struct Case {
+    const char* text;
+    unsigned line, column;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"conditions:\n  battery_soc: {below: 150}\n", 2, 24,
+       "conditions.battery_soc.below: threshold 150 % is outside the metric's range 0..100 %"},
+      {"conditions:\n  battery_soc: {below: 20, hysteresis: 90}\n", 2, 40,
+       "conditions.battery_soc.hysteresis: hysteresis 90 is wider than the range allows: below 20 % releases only "
+       "above 110 %, and the metric is never more than 100 %: it could never release"},
+      {"conditions:\n  avg_temp: {above: 60, hysteresis: 400}\n", 2, 37,
+       "conditions.avg_temp.hysteresis: hysteresis 400 is wider than the range allows"},
+      {"conditions:\n  avg_power: {above: 5, hysteresis: 6}\n", 2, 37, "releases only below -1 W"},
+      {"conditions:\n  battery_soc: {below: 0}\n", 2, 24, "below 0 % could never trip"},
+      {"conditions:\n  avg_temp: {above: 250}\n", 2, 21, "above 250 degC could never trip"},
+      {"invalidations:\n  avg_temp_below: {below: 300}\n", 2, 27,
+       "invalidations.avg_temp_below.below: threshold 300 degC is outside the metric's range -273.15..250 degC"},
+      {"invalidations:\n  gpu_clock_above: {above: -5}\n", 2, 28, "threshold -5 MHz is outside the metric's range >= 0 MHz"},
+      {"conditions:\n  local_temp: {above: 90, per_location: {battery: 500}}\n", 2, 51,
+       "conditions.local_temp.per_location.battery: threshold 500 degC is outside"},
+      {"conditions:\n  avg_temp: {above: 0x3C}\n", 2, 21,
+       "conditions.avg_temp.above: expected a number, got '0x3C' (hexadecimal: write it in decimal)"},
+      {"conditions:\n  avg_temp: {above: 075}\n", 2, 21, "got '075' (a leading zero (octal in YAML 1.1)"},
+      {"conditions:\n  counters:\n    busy: {above: 0x10}\n", 3, 19, "conditions.counters.busy.above: expected a number, got '0x10'"},
+      {"conditions:\n  avg_power:\n    above: 5\n    hysteresis: 0x2\n", 4, 17, "conditions.avg_power.hysteresis: expected a number, got '0x2'"},
+      {"window_s: 1e-300\n", 1, 11, "window_s: window 1e-300 s is outside 0.001..3600 s"},
+      {"window_s: 86400\n", 1, 11, "window_s: window 86400 s is outside 0.001..3600 s"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    try {
+      parse_policy_config(c.text, "bad.yaml");
+      ADD_FAILURE() << "accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(e.file(), "bad.yaml");
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_EQ(e.column(), c.column) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+  }
+  // The limits themselves are allowed; so are the shipped policies.
+  EXPECT_NO_THROW(parse_policy_config("window_s: 0.001\nconditions:\n  battery_soc: {below: 20, hysteresis: 79.5}\n", "ok.yaml"));
+  EXPECT_NO_THROW(parse_policy_config("window_s: 3600\nconditions:\n  avg_temp: {above: 249, hysteresis: 500}\n", "ok.yaml"));
+  EXPECT_NO_THROW(load_policy_config(TESSERA_DRIVER_CONFIG_DIR "/policy.yaml"));
+}
+
+// Issue #14 item 9. Catches: BinningPolicy::update accepting a NaN or infinite time (the window
+// arithmetic then keeps or drops samples at random), a NaN where a map holds only measured
+// values, or a reading outside its physical range; a refused sample changing the window; and a
+// configuration built in code that the file loader would refuse.
+TEST(Policy, UpdateRefusesImpossibleSamples) {
+  PolicyConfig cfg;
+  cfg.window_s = 10;
+  cfg.avg_temp = above(70);
+  BinningPolicy p(cfg);
+  EXPECT_EQ(p.update(sample(0, 60, 60)).metrics.samples, 1u);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  struct Case {
+    const char* message;
+    std::function<void(PerfSample&)> spoil;
+  };
+  const std::vector<Case> cases = {
+      {"time_s nan is not a finite number", [&](PerfSample& s) { s.time_s = nan; }},
+      {"time_s inf is not a finite number", [&](PerfSample& s) { s.time_s = inf; }},
+      {"temps_c['gpu'] is NaN", [&](PerfSample& s) { s.temps_c["gpu"] = nan; }},
+      {"temps_c['gpu']: -500 degC is outside the physical range -273.15..250 degC", [](PerfSample& s) { s.temps_c["gpu"] = -500; }},
+      {"power_w inf is not a finite number", [&](PerfSample& s) { s.power_w = inf; }},
+      {"power_w: -1 W is outside", [](PerfSample& s) { s.power_w = -1; }},
+      {"soc_pct: 500 % is outside the physical range 0..100 %", [](PerfSample& s) { s.soc_pct = 500; }},
+      {"gpu_clock_mhz: -5 MHz is outside", [](PerfSample& s) { s.gpu_clock_mhz = -5; }},
+      {"counters['gpu_busy_pct'] is nan", [&](PerfSample& s) { s.counters["gpu_busy_pct"] = nan; }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.message);
+    PerfSample s = sample(1, 90, 90);
+    c.spoil(s);
+    try {
+      p.update(s);
+      ADD_FAILURE() << "accepted";
+    } catch (const DriverError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+  }
+  const Decision d = p.update(sample(2, 60, 60));
+  EXPECT_EQ(d.metrics.samples, 2u) << "a refused sample entered the window";
+  EXPECT_FALSE(d.two_level) << d.reason;
+  PerfSample unmeasured = sample(3, 60, 60);
+  unmeasured.power_w = unmeasured.soc_pct = unmeasured.gpu_clock_mhz = nan;  // NaN: not measured, allowed
+  EXPECT_NO_THROW(p.update(unmeasured));
+
+  PolicyConfig soc;
+  soc.battery_soc = below(150);
+  EXPECT_THROW({ BinningPolicy b(soc); }, DriverError);
+  PolicyConfig tiny;
+  tiny.window_s = 1e-300;
+  try {
+    BinningPolicy b(tiny);
+    ADD_FAILURE() << "window 1e-300 accepted";
+  } catch (const DriverError& e) {
+    EXPECT_NE(std::string(e.what()).find("window_s: window 1e-300 s is outside"), std::string::npos) << e.what();
+  }
+}
+
+// Issue #14 item 10. Catches: trace values outside their physical range (-500 degC, 500 %, a
+// negative power or clock) or written in hexadecimal accepted, and an error without the line,
+// column and column name.
+TEST(Policy, TraceValuesOutsidePhysicalRangeNameLineAndColumn) {
+  struct Case {
+    const char* text;
+    unsigned line, column;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"time_s,temp.gpu\n0,50\n1,-500\n", 3, 3,
+       "column 'temp.gpu': -500 degC is outside the physical range -273.15..250 degC"},
+      {"time_s,temp.gpu\n0,251\n", 2, 3, "column 'temp.gpu': 251 degC is outside"},
+      {"time_s,power_w,soc_pct\n0,5,500\n", 2, 5, "column 'soc_pct': 500 % is outside the physical range 0..100 %"},
+      {"time_s,power_w\n0,-1\n", 2, 3, "column 'power_w': -1 W is outside the physical range >= 0 W"},
+      {"time_s,gpu_clock_mhz\n0,-5\n", 2, 3, "column 'gpu_clock_mhz': -5 MHz is outside"},
+      {"time_s,temp.gpu\n0,0x3C\n", 2, 3, "column 'temp.gpu': expected a number, got '0x3C' (hexadecimal"},
+      {"time_s\n0x10\n", 2, 1, "column 'time_s': expected a number, got '0x10'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    try {
+      parse_trace_csv(c.text, "bad.csv");
+      ADD_FAILURE() << "accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_EQ(e.column(), c.column) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+  }
+  const std::string path = TESSERA_DRIVER_TEST_DATA "/trace_out_of_range.csv";
+  try {
+    load_trace_csv(path);
+    ADD_FAILURE() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ":5:10: column 'temp.cpu': -500 degC", 0), 0u) << e.what();
+  }
+}
+
+// Issue #14 item 11. Catches: a directory or a device given as the policy or trace file read
+// as an empty file ("expected a map ... got nothing", "no header line"), or /dev/zero read for
+// ever, instead of an error that names the path and says what it is.
+TEST(Policy, DirectoryOrDeviceAsPolicyOrTraceFileNamesThePath) {
+  auto expect = [](const std::function<void()>& f, const std::string& path, const std::string& needle) {
+    try {
+      f();
+      ADD_FAILURE() << "accepted " << path;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(e.file(), path);
+      EXPECT_EQ(std::string(e.what()).rfind(path + ":", 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  const std::string config_dir = TESSERA_DRIVER_CONFIG_DIR, data_dir = TESSERA_DRIVER_TEST_DATA;
+  expect([&] { load_policy_config(config_dir); }, config_dir, "is a directory, not a policy file");
+  expect([&] { load_trace_csv(data_dir); }, data_dir, "is a directory, not a trace file");
+  expect([&] { load_policy_config("/dev/null"); }, "/dev/null", "is not a regular file");
+  expect([&] { load_trace_csv("/dev/null"); }, "/dev/null", "is not a regular file");
+  expect([&] { load_policy_config("/dev/zero"); }, "/dev/zero", "is not a regular file");  // was read for ever
 }

@@ -24,7 +24,9 @@
 namespace tessera::driver {
 
 // One sample of performance data. Fields not measured are NaN (maps: absent); a condition on
-// an unmeasured metric never holds.
+// an unmeasured metric never holds. A measured value must be finite and physically possible:
+// temperatures -273.15..250 degC, soc_pct 0..100, power_w and gpu_clock_mhz >= 0
+// (docs/driver.md "Policy file"); BinningPolicy::update and the trace parser refuse the rest.
 struct PerfSample {
   double time_s = 0;
   std::map<std::string, double> temps_c;  // local temperatures by location (gpu, cpu, battery, ...)
@@ -38,6 +40,8 @@ struct PerfSample {
 
 // A threshold with hysteresis. above: holds once the metric > threshold, until it < threshold
 // - hysteresis. Otherwise (below): holds once < threshold, until > threshold + hysteresis.
+// The threshold must lie in the metric's physical range, and the trip must be able to trip and
+// to release inside it (a hysteresis wider than that is refused).
 struct Trip {
   bool enabled = false;
   bool above = true;
@@ -47,7 +51,7 @@ struct Trip {
 
 struct PolicyConfig {
   std::string source = "<built-in>";  // file the configuration came from
-  double window_s = 5.0;       // averages and rates over the samples of the last window_s
+  double window_s = 5.0;       // averages and rates over the samples of the last window_s; 0.001..3600
   double min_dwell_s = 0.0;    // no mode change sooner than this after the previous one
   // Two-level binning conditions ([0021], [0032], [0056]); any one holding is enough.
   Trip avg_temp;         // above, degC
@@ -69,7 +73,10 @@ struct PolicyConfig {
 };
 
 // Throws ConfigError "FILE:LINE:COLUMN: key.path: message" for bad YAML, unknown keys, wrong
-// types and impossible values. docs/driver.md "Policy file" lists the keys.
+// types, numbers that are not plain decimals (0x3C, 075, .inf) and impossible values
+// (thresholds outside the metric's range, a trip that could never release, a window outside
+// 0.001..3600 s). load_policy_config refuses a directory or device ("PATH:0:0: is a
+// directory, ..."). docs/driver.md "Policy file" lists the keys.
 PolicyConfig load_policy_config(const std::string& path);
 PolicyConfig parse_policy_config(const std::string& yaml_text, const std::string& source_name);
 
@@ -97,8 +104,11 @@ struct Decision {
 
 class BinningPolicy {
  public:
+  // Throws DriverError naming the key for a configuration the policy file would refuse.
   explicit BinningPolicy(PolicyConfig cfg);
-  // Adds a sample (times must not decrease) and decides.
+  // Adds a sample (times must not decrease) and decides. Throws DriverError naming the field,
+  // with the window unchanged, for a time that is not finite, a NaN in temps_c or counters, an
+  // infinite value, or a value outside its physical range (PerfSample).
   Decision update(const PerfSample& s);
   bool two_level() const { return active_; }
   const PolicyConfig& config() const { return cfg_; }
@@ -119,7 +129,9 @@ class BinningPolicy {
 
 // A trace of samples, CSV with a header line. Columns: time_s (required), temp.<location>,
 // power_w, soc_pct, charging (0/1/true/false), gpu_clock_mhz, counter.<name>; '#' starts a
-// comment line. Throws ConfigError "FILE:LINE:COLUMN: column 'name': message".
+// comment line. Throws ConfigError "FILE:LINE:COLUMN: column 'name': message", also for a
+// value that is not a plain decimal or lies outside its physical range (PerfSample).
+// load_trace_csv refuses a directory or device, naming the path.
 std::vector<PerfSample> load_trace_csv(const std::string& path);
 std::vector<PerfSample> parse_trace_csv(std::string_view text, const std::string& source_name);
 
