@@ -93,7 +93,7 @@ passes:
   // tmp is cleared by its first pass of the frame: the load in tmp2 reads this frame's data.
   EXPECT_EQ(s.passes[4].delete_after, std::vector<std::string>{"tmp"});
   ASSERT_EQ(s.warnings.size(), 2u);
-  EXPECT_NE(s.warnings[0].find("acc.yaml:4:"), std::string::npos) << s.warnings[0];
+  EXPECT_NE(s.warnings[0].find("acc.yaml:5:5: passes[0]:"), std::string::npos) << s.warnings[0];
   EXPECT_NE(s.warnings[0].find("pass 'acc' loads target 'acc'"), std::string::npos) << s.warnings[0];
   EXPECT_NE(s.warnings[1].find("pass 'dep' loads target 'dep'"), std::string::npos) << s.warnings[1];
 }

@@ -691,7 +691,7 @@ int cmd_bench(const std::string& scene, uint32_t frames, std::optional<uint32_t>
 }
 
 int main(int argc, char** argv) {
-  CLI::App app{"tessera-sim: renders YAML scenes through the Tessera GPU (docs/tessera-sim.md)"};
+  CLI::App app{"tessera-sim: renders YAML scenes through the Tessera GPU (docs/tessera-sim.md)", "tessera-sim"};
   app.require_subcommand(1);
   RunArgs a;
   CLI::App* run = app.add_subcommand("run", "Run a scene's frames through the driver on the RTL (default: the demo scene)");

@@ -1,8 +1,12 @@
 // The tessera-sim command line: the policy subcommand, a run's outputs, and bad input giving a
 // clear error naming file, line and field, a non-zero exit code and no partial results.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <filesystem>
 #include <fstream>
@@ -119,7 +123,11 @@ TEST(Cli, RunWritesStatsJson) {
   EXPECT_EQ(file["total"]["geometry"]["draws"].get<uint64_t>(), draws);
   EXPECT_EQ(file["total"]["dsid"]["deletes"].get<uint64_t>(), 2u);
   EXPECT_EQ(file["run"]["backend"], "ref");
-  for (const auto& e : fs::directory_iterator(d / "out")) EXPECT_EQ(e.path().filename(), "stats.json");
+  // The reference backend measures no energy term: the total is unknown, not 0 pJ.
+  EXPECT_TRUE(file["total"]["energy"]["total_pj"].is_null()) << file["total"]["energy"];
+  for (const auto& e : fs::directory_iterator(d / "out"))
+    EXPECT_TRUE(e.path().filename() == "stats.json" || e.path().filename() == ".tessera-sim-files") << e.path();
+  EXPECT_EQ(slurp(d / "out" / ".tessera-sim-files"), "stats.json\n");
 }
 
 // Catches: the RTL run's statistics disagreeing with the blocks' counters, or the summary and
@@ -270,3 +278,104 @@ TEST(Cli, RefBackendWritesAPngPerFrame) {
   EXPECT_EQ(j["run"]["renderer"], "tessera_ref_render");
 }
 #endif
+
+// Catches (issue 14 item 7): outputs that fail only after the whole simulation, or leave files
+// behind. Each case must be refused before anything is simulated (no progress line), with the
+// option and the reason, exit 1, and no result in --out: --trace into a missing folder or onto
+// a folder, a scene path that is not UTF-8 (it goes into stats.json).
+TEST(Cli, OutputsAreCheckedBeforeSimulating) {
+  const fs::path d = scratch();
+  const fs::path out = d / "out";
+  Out r = tessera_sim("run --no-render --frames 1 --width 64 --height 48 --trace " + (d / "no" / "w.fst").string() +
+                          " --out " + out.string(), d);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--trace: the folder '" + (d / "no").string() + "' does not exist"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("frame 1/1"), std::string::npos) << "simulated before refusing";
+  expect_no_results(out);
+
+  r = tessera_sim("run --no-render --frames 1 --width 64 --height 48 --trace " + d.string() + " --out " + out.string(), d);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
+  expect_no_results(out);
+
+  const fs::path latin1 = d / "sc\xe8ne.yaml";  // "scene" with a Latin-1 e-grave: not UTF-8
+  fs::copy_file(kSrc + "/scenes/demo/demo.yaml", latin1);
+  r = tessera_sim("run --backend ref --no-render --frames 1 --out " + out.string() + " '" + latin1.string() + "'", d);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the scene path is not valid UTF-8"), std::string::npos) << r.err;
+  expect_no_results(out);
+}
+
+// Catches: --out removing or overwriting files tessera-sim did not write (it used to delete any
+// stats.json and frame_*.png), and staging folders of killed runs staying forever.
+TEST(Cli, OutRemovesOnlyWhatTesseraSimWrote) {
+  const fs::path d = scratch();
+  const fs::path out = d / "out";
+  fs::create_directories(out);
+  write(out / "frame_0000.png", "mine");
+  write(out / "notes.txt", "mine too");
+  Out r = tessera_sim("run --backend ref --frames 1 --width 64 --height 48 --quiet --out " + out.string(), d);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("'frame_0000.png' exists and was not written by tessera-sim"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(out / "frame_0000.png"), "mine");
+
+  fs::remove(out / "frame_0000.png");
+  const fs::path stale = out / ".tessera-sim-partial-999999999";  // no such process
+  fs::create_directories(stale);
+  write(stale / "stats.json", "{}");
+  r = tessera_sim("run --backend ref --frames 2 --width 64 --height 48 --quiet --out " + out.string(), d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(stale)) << "the killed run's staging folder stays";
+  r = tessera_sim("run --backend ref --frames 1 --width 64 --height 48 --quiet --out " + out.string(), d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out / "frame_0000.png"));
+  EXPECT_FALSE(fs::exists(out / "frame_0001.png")) << "the previous run's extra frame stays";
+  EXPECT_EQ(slurp(out / "notes.txt"), "mine too");
+}
+
+// Catches: SIGINT leaving .tessera-sim-partial-<pid>/ behind, or a run that ignores it until the
+// end of the simulation. An RTL run is interrupted mid-frame: it must die of SIGINT within a
+// few seconds and leave --out without results or staging folder.
+TEST(Cli, SigintCleansUpAndDiesOfTheSignal) {
+  const fs::path d = scratch();
+  const fs::path out = d / "out";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string o = out.string(), e = (d / "stderr.txt").string();
+    std::freopen(e.c_str(), "w", stderr);
+    ::execl(TESSERA_SIM_EXE, TESSERA_SIM_EXE, "run", "--no-render", "--frames", "4", "--out", o.c_str(), nullptr);
+    ::_exit(127);
+  }
+  // Wait until the run has staged its folder (the simulation has started), then interrupt it.
+  const auto t0 = std::chrono::steady_clock::now();
+  auto staged = [&] {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(out, ec))
+      if (e.path().filename().string().rfind(".tessera-sim-partial-", 0) == 0) return true;
+    return false;
+  };
+  while (!staged() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(staged()) << slurp(d / "stderr.txt");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ::kill(pid, SIGINT);
+  int st = 0;
+  const auto t1 = std::chrono::steady_clock::now();
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT) << "status " << st << ": " << slurp(d / "stderr.txt");
+  EXPECT_LT(secs, 10.0) << "the run did not stop promptly";
+  EXPECT_NE(slurp(d / "stderr.txt").find("interrupted (signal 2)"), std::string::npos) << slurp(d / "stderr.txt");
+  expect_no_results(out);
+}
+
+// Catches: --help showing an absolute path of the build machine as a default.
+TEST(Cli, HelpShowsNoBuildMachinePath) {
+  const fs::path d = scratch();
+  for (const char* sub : {"run", "policy"}) {
+    const Out r = tessera_sim(std::string(sub) + " --help", d);
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out.find(kSrc), std::string::npos) << sub << " --help:\n" << r.out;
+  }
+}
