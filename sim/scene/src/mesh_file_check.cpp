@@ -55,6 +55,14 @@ std::optional<int64_t> to_integer(std::string_view tok) {
   return v;
 }
 
+// A token of the file as messages show it: bytes outside printable ASCII as '?', at most 40.
+std::string printable(std::string_view tok) {
+  std::string s(tok.substr(0, 40));
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+  return tok.size() > 40 ? s + "..." : s;
+}
+
 // "" when the token is a finite number (as the 32-bit float Assimp reads), else the reason.
 std::string finite_problem(std::string_view tok) {
   const auto d = to_number(tok);
@@ -114,7 +122,7 @@ void check_obj_file(const std::string& path) {
       ++count[kind];
       for (std::size_t i = 1; i < tok.size(); ++i) {
         const std::string why = finite_problem(tok[i]);
-        if (!why.empty()) throw MeshError(fmt::format("line {}: {} {}: '{}' {}", at, kWhat[kind], count[kind], tok[i], why));
+        if (!why.empty()) throw MeshError(fmt::format("line {}: {} {}: '{}' {}", at, kWhat[kind], count[kind], printable(tok[i]), why));
       }
       continue;
     }
@@ -133,7 +141,7 @@ void check_obj_file(const std::string& path) {
         ok = idx[k].has_value();
       }
       if (!ok)
-        throw MeshError(fmt::format("line {}: {}: '{}' is not a vertex index (v, v/vt, v//vn or v/vt/vn)", at, kw, tok[i]));
+        throw MeshError(fmt::format("line {}: {}: '{}' is not a vertex index (v, v/vt, v//vn or v/vt/vn)", at, kw, printable(tok[i])));
       for (int k = 0; k < 3; ++k) {
         if (!idx[k]) continue;
         const int64_t v = *idx[k];
@@ -220,54 +228,65 @@ double read_binary(const std::string& data, std::size_t at, const PlyType& t, bo
 
 void check_ply_file(const std::string& path) {
   const std::string data = read_all(path);
-  // Header: lines up to end_header. Anything this check does not know is left to Assimp.
+  if (data.empty()) throw MeshError("the file is empty");
+  // Header: lines up to end_header. Assimp 5.2 hangs on a header without an end_header line
+  // of its own and aborts (an assertion in triangulation) on a property of an unknown type
+  // (fuzz/open, mesh-ply-header): both are refused here, as is any malformed format, element
+  // or property line. Lines with other keywords are skipped, as Assimp does (old Blender
+  // exporters wrote a comment without the `comment` keyword).
   std::vector<PlyElement> elems;
   std::optional<PlyFormat> format;
   std::size_t pos = 0;
   unsigned line_no = 0;
   bool ended = false;
   while (pos < data.size() && !ended) {
-    std::size_t eol = data.find('\n', pos);
-    if (eol == std::string::npos) return;
+    const std::size_t eol = data.find('\n', pos);
+    if (eol == std::string::npos) break;
     const std::string_view line(data.data() + pos, eol - pos);
     pos = eol + 1;
     ++line_no;
     const auto t = tokens(line);
+    auto bad = [&](const std::string& why) { throw MeshError(fmt::format("line {}: {}", line_no, why)); };
     if (line_no == 1) {
-      if (t.size() != 1 || t[0] != "ply") return;
+      if (t.size() != 1 || t[0] != "ply") bad("a PLY file starts with the line 'ply'");
       continue;
     }
     if (t.empty() || t[0] == "comment" || t[0] == "obj_info") continue;
-    if (t[0] == "format" && t.size() >= 2) {
+    if (t[0] == "format") {
+      if (t.size() != 3) bad("expected 'format ascii|binary_little_endian|binary_big_endian 1.0'");
       if (t[1] == "ascii") format = PlyFormat::Ascii;
       else if (t[1] == "binary_little_endian") format = PlyFormat::BinaryLe;
       else if (t[1] == "binary_big_endian") format = PlyFormat::BinaryBe;
-      else return;
-    } else if (t[0] == "element" && t.size() == 3) {
+      else bad(fmt::format("unknown format '{}' (ascii, binary_little_endian or binary_big_endian)", printable(t[1])));
+    } else if (t[0] == "element") {
+      if (t.size() != 3) bad("expected 'element NAME COUNT'");
       const auto n = to_integer(t[2]);
-      if (!n || *n < 0) return;
-      elems.push_back({std::string(t[1]), static_cast<uint64_t>(*n), line_no, {}});
-    } else if (t[0] == "property" && !elems.empty()) {
+      if (!n || *n < 0) bad(fmt::format("element {}: '{}' is not a count", printable(t[1]), printable(t[2])));
+      elems.push_back({printable(t[1]), static_cast<uint64_t>(*n), line_no, {}});  // names as messages show them
+    } else if (t[0] == "property") {
+      if (elems.empty()) bad("a property before any element");
       PlyProperty p;
-      if (t.size() == 5 && t[1] == "list") {
+      if (t.size() >= 2 && t[1] == "list") {
+        if (t.size() != 5) bad("expected 'property list COUNT_TYPE ITEM_TYPE NAME'");
         const auto ct = ply_type(t[2]), it = ply_type(t[3]);
-        if (!ct || !it || ct->is_float) return;
-        p = {std::string(t[4]), true, *ct, *it};
-      } else if (t.size() == 3) {
-        const auto ty = ply_type(t[1]);
-        if (!ty) return;
-        p = {std::string(t[2]), false, {}, *ty};
+        if (!ct || ct->is_float) bad(fmt::format("'{}' is not an integer type for a list count", printable(t[2])));
+        if (!it) bad(fmt::format("unknown property type '{}'", printable(t[3])));
+        p = {printable(t[4]), true, *ct, *it};
       } else {
-        return;
+        if (t.size() != 3) bad("expected 'property TYPE NAME'");
+        const auto ty = ply_type(t[1]);
+        if (!ty) bad(fmt::format("unknown property type '{}'", printable(t[1])));
+        p = {printable(t[2]), false, {}, *ty};
       }
       elems.back().props.push_back(p);
-    } else if (t[0] == "end_header") {
+    } else if (t[0].starts_with("end_header")) {
+      if (t.size() != 1 || t[0] != "end_header")
+        bad(fmt::format("end_header must be alone on its line, found '{}'", printable(line)));
       ended = true;
-    } else {
-      return;
     }
   }
-  if (!ended || !format) return;
+  if (!ended) throw MeshError("the header has no end_header line");
+  if (!format) throw MeshError("the header has no format line");
   uint64_t vertices = 0;
   for (const PlyElement& e : elems)
     if (e.name == "vertex") vertices = e.count;
@@ -298,9 +317,9 @@ void check_ply_file(const std::string& path) {
           if (!p.list) {
             if (i < t.size() && e.name == "vertex") {
               const auto d = to_number(t[i]);
-              if (!d) throw MeshError(fmt::format("line {}: vertex {}: {} is '{}', not a number", line_no, r, p.name, t[i]));
+              if (!d) throw MeshError(fmt::format("line {}: vertex {}: {} is '{}', not a number", line_no, r, p.name, printable(t[i])));
               if (!std::isfinite(*d) || (p.type.size == 4 && p.type.is_float && !std::isfinite(static_cast<float>(*d))))
-                throw MeshError(fmt::format("line {}: vertex {}: {} is '{}', not a finite number", line_no, r, p.name, t[i]));
+                throw MeshError(fmt::format("line {}: vertex {}: {} is '{}', not a finite number", line_no, r, p.name, printable(t[i])));
             }
             ++i, ++need;
             continue;
@@ -309,10 +328,10 @@ void check_ply_file(const std::string& path) {
           if (i >= t.size()) break;
           const auto n = to_integer(t[i]);
           if (!n || *n < 0)
-            throw MeshError(fmt::format("line {}: {} {}: list {} has the count '{}'", line_no, e.name, r, p.name, t[i]));
+            throw MeshError(fmt::format("line {}: {} {}: list {} has the count '{}'", line_no, e.name, r, p.name, printable(t[i])));
           for (int64_t k = 0; k < *n && i + 1 + k < t.size() && is_vertex_index_list(e, p); ++k) {
             const auto v = to_integer(t[i + 1 + k]);
-            if (!v) throw MeshError(fmt::format("line {}: {} {}: '{}' is not a vertex index", line_no, e.name, r, t[i + 1 + k]));
+            if (!v) throw MeshError(fmt::format("line {}: {} {}: '{}' is not a vertex index", line_no, e.name, r, printable(t[i + 1 + k])));
             if (*v < 0 || static_cast<uint64_t>(*v) >= vertices)
               throw MeshError(fmt::format("line {}: {} {}: vertex index {} is out of range ({} vertices)", line_no, e.name, r, *v, vertices));
           }

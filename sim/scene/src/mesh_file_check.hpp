@@ -5,11 +5,12 @@
 //        (f, l, p) that is 0 or outside the file's v, vt or vn lines (Assimp refuses a bad v
 //        index without a line and silently drops every uv or normal of the mesh for a bad vt
 //        or vn index).
-//   PLY: header element counts that disagree with the body (Assimp repeats the last face or
+//   PLY: a malformed format, element or property line, an unknown property type, or no
+//        end_header line of its own (Assimp 5.2 hangs or aborts on these); header element counts that disagree with the body (Assimp repeats the last face or
 //        drops faces, or reads a face as a vertex); a vertex property that is not a finite
 //        number; a face's vertex index outside the vertex element. ASCII and both binary
 //        encodings.
-// A file these checks cannot make sense of is left to Assimp, which gives its own reason.
+// An OBJ statement these checks do not know is left to Assimp.
 #pragma once
 
 #include <string>

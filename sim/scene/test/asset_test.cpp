@@ -267,6 +267,25 @@ TEST(Assets, PlyHeaderCountsMustMatchTheBody) {
   EXPECT_EQ(mesh_error(temp_file("ok.ply", bin_head + bin_body)), "(accepted)");
 }
 
+// Catches: a PLY header Assimp 5.2 cannot cope with reaching it (fuzz/open mesh-ply-header):
+// end_header followed by a byte other than a line break and a header cut off inside a
+// property line make Assimp hang; a property of an unknown type makes it abort the process.
+TEST(Assets, PlyHeaderThatAssimpCannotReadIsRefused) {
+  const std::string head = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+                           "element face 1\nproperty list uchar int vertex_indices\n";
+  const std::string body = "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+  check_refused({
+      {"end_header glued to the body", "a.ply", head + "end_header\x05" + body,
+       "line 9: end_header must be alone on its line, found 'end_header?0 0 0'"},
+      {"header cut inside a property", "a.ply", replace(head, "vertex_indices\n", "vertex_indicey float y\n") + "property u 0 1 2",
+       "line 8: expected 'property list COUNT_TYPE ITEM_TYPE NAME'"},
+      {"unknown property type", "a.ply", replace(head, "property float z", "property flxoat z") + "end_header\n" + body,
+       "line 6: unknown property type 'flxoat'"},
+      {"no end_header", "a.ply", head, "the header has no end_header line"},
+      {"no format", "a.ply", replace(head, "format ascii 1.0\n", "") + "end_header\n" + body, "the header has no format line"},
+  });
+}
+
 // Catches: a directory given as a mesh file reported as "not found".
 TEST(Assets, DirectoryIsNotAMeshFile) {
   EXPECT_EQ(mesh_error(kData), "is a directory, not a mesh file");
