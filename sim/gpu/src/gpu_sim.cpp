@@ -8,6 +8,8 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include <algorithm>
+#include <array>
 #include <deque>
 #include <fstream>
 #include <random>
@@ -24,6 +26,13 @@
 
 #ifndef TESSERA_CP_FW_HEX_DEFAULT
 #define TESSERA_CP_FW_HEX_DEFAULT ""
+#endif
+// GPU memory of the models (gpu_top MEM_BYTES), from sim/gpu/CMakeLists.txt.
+#ifndef TESSERA_GPU_MEM_BYTES
+#error "TESSERA_GPU_MEM_BYTES (the gpu_n* models' MEM_BYTES) must be defined by sim/gpu/CMakeLists.txt"
+#endif
+#ifndef TESSERA_GPU_CP_MEM_BYTES
+#error "TESSERA_GPU_CP_MEM_BYTES (the gpu_cp model's MEM_BYTES) must be defined by sim/gpu/CMakeLists.txt"
 #endif
 
 namespace tessera::sim {
@@ -113,12 +122,38 @@ struct GpuSim::Impl {
   unsigned cache_count = 0;
   bool cache_done_pulse = false;
 
-  // Host memory port.
-  bool hmem_busy = false, hmem_accepted = false, hmem_got = false;
-  mem::Req hmem_req;
-  mem::Rsp hmem_rsp;
+  // Host memory port: line requests waiting to be presented, the one presented, and those in
+  // flight (at most cfg.host_window), answered in any order and matched by tag.
+  std::deque<std::pair<mem::Req, std::size_t>> hq;   // request, index of its response
+  bool h_presented = false;
+  std::size_t h_presented_idx = 0;
+  unsigned h_outstanding = 0;
+  std::array<std::size_t, 256> h_tag_idx{};
+  std::vector<mem::Rsp> h_rsp;
+  std::size_t h_got = 0;
+  std::uint8_t h_next_tag = 0;
+  std::uint64_t host_rd_ok = 0, host_wr_ok = 0;   // host requests answered without err
+  HostPathStats host_stats;
+  bool dram_read_seen = false;   // the DRAM accepted a read (AR handshake) since reset()
 
-  explicit Impl(GpuSimConfig c) : cfg(std::move(c)), dram(cfg.dram), rng(cfg.seed) {}
+  // Progress watchdog (docs/cp.md "Progress watchdog").
+  std::uint64_t pipe_cmds_total = 0;        // CP -> pipeline commands (pipe_log may be cleared)
+  std::uint64_t wd_sig = 0;                 // signature of the progress counters, last sample
+  std::uint64_t wd_last_progress = 0;       // cycle of the last sample that saw progress
+  std::uint64_t wd_pipe_quiet_since = 0;    // for watchdog_longest_quiet()
+  std::uint64_t wd_longest = 0;
+  bool wd_due = false, wd_in_diag = false;
+  bool wd_snap_valid = false;               // register snapshot taken in this quiet stretch
+  std::uint64_t wd_snap_cyc = 0;
+  std::vector<std::uint64_t> wd_snap;
+  std::vector<std::uint32_t> wd_stats_prev, wd_stats_cur;   // slice statistics, last two samples
+  std::uint64_t next_cancel_check = 0;
+  bool axi_waiting = false;                 // the GPU presents an AXI request the DRAM does not take
+
+  explicit Impl(GpuSimConfig c) : cfg(std::move(c)), dram(cfg.dram), rng(cfg.seed) {
+    if (cfg.host_window == 0 || cfg.host_window > 128)
+      throw std::invalid_argument(fmt::format("GpuSimConfig::host_window is {}; it must be 1..128", cfg.host_window));
+  }
   virtual ~Impl() = default;
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
@@ -132,13 +167,58 @@ struct GpuSim::Impl {
   virtual void cycle_once() = 0;
   virtual void reset_and_load(const std::vector<std::uint32_t>& rom) = 0;
   virtual void start_reg_access(bool write, std::uint32_t offset, std::uint32_t value) = 0;
-  virtual mem::Rsp host_transact(const mem::Req& r) = 0;
+  virtual void host_kick() = 0;   // present the next queued host request if the port is free
   virtual bool irq() const = 0;
+  virtual bool axi_idle() const = 0;
   virtual std::uint32_t fw_status() const = 0;
   virtual std::uint32_t pipe_issued() const = 0;
   virtual std::uint32_t pipe_done_count() const = 0;
   virtual bool pipe_busy() const = 0;
   virtual std::vector<std::uint32_t> pipe_stats() const = 0;
+
+  std::size_t pipe_inflight() const {
+    if (cfg.slices == 0) return inflight.size();
+    return static_cast<std::uint32_t>(pipe_issued() - pipe_done_count());
+  }
+
+  // The watchdog's view of progress, sampled every 1024 cycles: pipeline commands pushed and
+  // completed, DRAM transfers, slice statistics (except the busy and stage cycle counters).
+  void wd_sample() {
+    static constexpr std::uint64_t kPrime = 0x100000001b3ULL;
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    auto mix = [&](std::uint64_t v) { h = (h ^ v) * kPrime; };
+    mix(pipe_cmds_total);
+    mix(pipe_issued());
+    mix(pipe_done_count());
+    const DramStats& d = dram.stats();
+    mix(d.reads);
+    mix(d.writes);
+    mix(d.read_beats);
+    mix(d.write_beats);
+    mix(d.reads_done);
+    mix(d.writes_done);
+    if (cfg.slices > 0) {
+      std::swap(wd_stats_prev, wd_stats_cur);
+      wd_stats_cur = pipe_stats();
+      for (unsigned sl = 0; sl < cfg.slices; ++sl)
+        for (unsigned k = 0; k < SliceStats::kWords; ++k) {
+          if (k >= SliceStats::kLoadCycles && k <= SliceStats::kBusyCycles) continue;   // cycle counters
+          mix(wd_stats_cur.at(sl * SliceStats::kWords + k));
+        }
+    }
+    const bool progressed = h != wd_sig;
+    if (progressed) {
+      wd_sig = h;
+      wd_last_progress = cyc;
+      wd_snap_valid = false;
+      wd_due = false;
+    }
+    if (progressed || pipe_inflight() == 0) wd_pipe_quiet_since = cyc;
+    else wd_longest = std::max(wd_longest, cyc - wd_pipe_quiet_since);
+    const std::uint64_t w = cfg.watchdog_cycles, quiet = cyc - wd_last_progress;
+    if (w && ((!wd_snap_valid && quiet >= w / 2) || (wd_snap_valid && quiet >= w && cyc - wd_snap_cyc >= w / 2)))
+      wd_due = true;
+  }
 };
 
 namespace {
@@ -172,6 +252,7 @@ struct ModelImpl final : GpuSim::Impl {
   }
 
   bool irq() const override { return top->irq_o; }
+  bool axi_idle() const override { return top->axi_idle_o; }
   std::uint32_t fw_status() const override { return top->fw_status_o; }
   std::uint32_t pipe_issued() const override { return top->pipe_issued_o; }
   std::uint32_t pipe_done_count() const override { return top->pipe_done_count_o; }
@@ -230,6 +311,8 @@ struct ModelImpl final : GpuSim::Impl {
     // tb::axi::DramAgent does: the design's outputs are not meaningful yet.
     AxiSlaveSignals out = dram.outputs();
     if (t.rst_ni) {
+      if (m.arvalid && out.arready) dram_read_seen = true;
+      axi_waiting = (m.arvalid && !out.arready) || (m.awvalid && !out.awready) || (m.wvalid && !out.wready);
       dram.clock_edge(m, out);
     } else {
       dram.reset_interface();
@@ -300,7 +383,10 @@ struct ModelImpl final : GpuSim::Impl {
       }
       inflight.push_back(f);
     }
-    if (pipe_mon) pipe_log.push_back(std::move(cmd));
+    if (pipe_mon) {
+      pipe_log.push_back(std::move(cmd));
+      ++pipe_cmds_total;
+    }
     if (pipe_req_fire) {
       pipe_client_busy = false;
       inflight[pipe_write_idx].write_sent = true;
@@ -357,31 +443,45 @@ struct ModelImpl final : GpuSim::Impl {
     t.cache_done_i = cache_done_pulse;
 
     // Host memory port.
-    if (hmem_busy && host_req_fire) hmem_accepted = true;
-    if (host_rsp_fire) {
-      hmem_rsp = host_rsp;
-      hmem_got = true;
+    if (h_presented && host_req_fire) {
+      h_presented = false;
+      ++h_outstanding;
     }
+    if (host_rsp_fire) {
+      if (h_outstanding == 0) throw std::runtime_error("GpuSim: host memory port: a response nothing asked for");
+      --h_outstanding;
+      const std::size_t idx = h_tag_idx[host_rsp.tag];
+      if (idx < h_rsp.size()) {
+        h_rsp[idx] = host_rsp;
+        ++h_got;
+      }
+      if (!host_rsp.err) ++(host_rsp.op == mem::Op::read ? host_rd_ok : host_wr_ok);
+    }
+    present_host();
     std::uint32_t valid = 0;
-    if (hmem_busy && !hmem_accepted) valid |= 1U << kHostClient;
+    if (h_presented) valid |= 1U << kHostClient;
     if (pipe_client_busy) valid |= 1U << kPipeClient;
     t.pc_req_valid_i = valid & pc_mask;
     t.pc_rsp_ready_i = pc_mask;
+
+    if ((cyc & 1023U) == 0 && cfg.watchdog_cycles) wd_sample();
   }
 
-  mem::Rsp host_transact(const mem::Req& r) override {
-    hmem_req = r;
-    hmem_busy = true;
-    hmem_accepted = false;
-    hmem_got = false;
+  // Puts the next queued host request on the port (valid from now until accepted).
+  void present_host() {
+    if (h_presented || hq.empty() || h_outstanding >= cfg.host_window) return;
+    auto [r, idx] = std::move(hq.front());
+    hq.pop_front();
+    r.tag = h_next_tag++;
+    h_tag_idx[r.tag] = idx;
     mem::write_port(tb::SignalRef(top->pc_req_i), mem::pack(r), kHostClient);
-    top->pc_req_valid_i = (top->pc_req_valid_i | (1U << kHostClient)) & pc_mask;
-    for (std::uint64_t c = 0; !hmem_got; ++c) {
-      if (c > 200000) throw std::runtime_error(fmt::format("host memory port: no response to {}", mem::describe(r)));
-      cycle_once();
-    }
-    hmem_busy = false;
-    return hmem_rsp;
+    h_presented = true;
+    h_presented_idx = idx;
+  }
+
+  void host_kick() override {
+    present_host();
+    if (h_presented) top->pc_req_valid_i = (top->pc_req_valid_i | (1U << kHostClient)) & pc_mask;
   }
 
   void reset_and_load(const std::vector<std::uint32_t>& words) override {
@@ -452,20 +552,195 @@ void GpuSim::reset() {
   // ROM image: the firmware build unless the configuration names another one.
   std::string hex = p_->cfg.firmware_hex.empty() ? std::string(TESSERA_CP_FW_HEX_DEFAULT) : p_->cfg.firmware_hex;
   if (hex.empty()) throw std::runtime_error("GpuSim: no firmware image configured");
-  p_->reset_and_load(load_readmemh(hex, 4096));
+  auto& s = *p_;
+  s.hq.clear();
+  s.h_presented = false;
+  s.h_outstanding = 0;
+  s.reset_and_load(load_readmemh(hex, 4096));
   // The SLC walks its tag arrays after reset.
   for (unsigned c = 0; (reg_read(TS_SLC_BASE_ADDR + TS_SLC_STATUS_OFFSET) & TS_SLC_STATUS_BUSY_MASK); ++c)
     if (c > 10000) throw std::runtime_error("GpuSim: SLC still busy after reset");
+  // The memory system is empty now: nothing read from DRAM, no line in the SLC.
+  s.dram_read_seen = false;
+  s.wd_last_progress = s.wd_pipe_quiet_since = s.cyc;
+  s.wd_snap_valid = s.wd_due = false;
 }
 
+namespace {
+
+// Register snapshot of the watchdog: what it compares across a quiet stretch (progress that the
+// 1024-cycle signature cannot see: CP read pointers, SLC hits) and what it reports.
+struct WdSnapshot {
+  std::vector<std::uint64_t> sig;
+  std::uint32_t cp_ctrl = 0, cp_status = 0, err_status = 0, err_addr = 0;
+  std::vector<std::uint32_t> rptr, wptr;
+  std::uint32_t slc_status = 0, slc_lines = 0;
+  std::vector<std::uint32_t> geom_outstanding;
+};
+
+WdSnapshot wd_snapshot(GpuSim& g, GpuSim::Impl& s) {
+  WdSnapshot w;
+  auto rd = [&](std::uint32_t off) { return g.reg_read(off); };
+  w.cp_ctrl = rd(TS_CP_CTRL_OFFSET);
+  w.cp_status = rd(TS_CP_STATUS_OFFSET);
+  w.err_status = rd(TS_CP_ERROR_STATUS_OFFSET);
+  w.err_addr = rd(TS_CP_ERROR_ADDR_OFFSET);
+  const unsigned nq = std::min<unsigned>(TS_CP_VERSION_NUM_QUEUES_GET(rd(TS_CP_VERSION_OFFSET)), TS_CP_QUEUE_COUNT);
+  for (unsigned q = 0; q < nq; ++q) {
+    w.rptr.push_back(TS_CP_RING_RPTR_PTR_GET(rd(TS_CP_RING_RPTR_OFFSET_N(q))));
+    w.wptr.push_back(TS_CP_RING_WPTR_PTR_GET(rd(TS_CP_RING_WPTR_OFFSET_N(q))));
+    w.sig.push_back(w.rptr.back());
+  }
+  w.sig.push_back(w.cp_status);
+  const std::uint32_t slc = TS_SLC_BASE_ADDR;
+  w.slc_status = rd(slc + TS_SLC_STATUS_OFFSET);
+  w.slc_lines = rd(slc + TS_SLC_LINES_OFFSET);
+  // SLC accesses by any client but the host (the KMD's polls are not GPU progress).
+  w.sig.push_back(rd(slc + TS_SLC_CNT_READS_OFFSET) - static_cast<std::uint32_t>(s.host_rd_ok));
+  w.sig.push_back(rd(slc + TS_SLC_CNT_WRITES_OFFSET) - static_cast<std::uint32_t>(s.host_wr_ok));
+  w.sig.push_back(rd(slc + TS_SLC_CMD_COUNT_OFFSET));
+  if (s.cfg.slices > 0) {
+    w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_DRAWS_OFFSET));
+    w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_VISIBLE_OFFSET));
+    for (unsigned k = 0; k < s.cfg.slices; ++k) {
+      w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_SL_PRIMS_OFFSET_N(k)));
+      w.geom_outstanding.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_SL_OUTSTANDING_OFFSET_N(k)));
+    }
+  }
+  return w;
+}
+
+// Blocks that hold work, from the snapshot and the model's outputs.
+std::vector<std::string> wd_holders(GpuSim& g, GpuSim::Impl& s, const WdSnapshot& w) {
+  std::vector<std::string> h;
+  if (TS_CP_CTRL_RUN_GET(w.cp_ctrl)) {
+    const std::uint32_t en = TS_CP_CTRL_QUEUE_ENABLE_GET(w.cp_ctrl);
+    const std::uint32_t active = TS_CP_STATUS_QUEUE_ACTIVE_GET(w.cp_status);
+    const std::uint32_t waiting = TS_CP_STATUS_QUEUE_WAITING_GET(w.cp_status);
+    const std::uint32_t halted = TS_CP_STATUS_QUEUE_HALTED_GET(w.cp_status);
+    for (unsigned q = 0; q < w.rptr.size(); ++q) {
+      if (!(en >> q & 1U) || (halted >> q & 1U)) continue;   // off, or stopped on an error (reported by the KMD)
+      if (w.rptr[q] == w.wptr[q] && !(active >> q & 1U)) continue;
+      h.push_back(fmt::format("CP queue {} (RPTR 0x{:x}, WPTR 0x{:x}{}{})", q, w.rptr[q], w.wptr[q],
+                              (active >> q & 1U) ? ", active" : "", (waiting >> q & 1U) ? ", waiting" : ""));
+    }
+  }
+  const std::size_t pipe = s.pipe_inflight();
+  if (pipe > 0 || g.pipe_busy())
+    h.push_back(fmt::format("pipeline ({} command(s) issued and not completed{})", pipe,
+                            g.pipe_busy() ? ", pipe_busy" : ""));
+  for (unsigned k = 0; k < w.geom_outstanding.size(); ++k)
+    if (w.geom_outstanding[k]) h.push_back(fmt::format("geometry slice {} ({} primitive(s) outstanding)", k, w.geom_outstanding[k]));
+  if (s.cfg.slices > 0 && s.wd_stats_prev.size() == s.wd_stats_cur.size()) {
+    static const char* const kStage[] = {"load", "setup", "raster", "store"};
+    for (unsigned k = 0; k < s.cfg.slices; ++k) {
+      auto at = [&](const std::vector<std::uint32_t>& v, unsigned word) { return v.at(k * SliceStats::kWords + word); };
+      if (at(s.wd_stats_cur, SliceStats::kBusyCycles) == at(s.wd_stats_prev, SliceStats::kBusyCycles)) continue;
+      std::string stages;
+      for (unsigned st = 0; st < 4; ++st)
+        if (at(s.wd_stats_cur, SliceStats::kLoadCycles + st) != at(s.wd_stats_prev, SliceStats::kLoadCycles + st))
+          stages += std::string(stages.empty() ? "" : "/") + kStage[st];
+      h.push_back(fmt::format("raster slice {} (its busy counter advances{}{}; its CCHE's hits, misses, fills and "
+                              "writebacks do not move)", k, stages.empty() ? "" : ", in tile ", stages));
+    }
+  }
+  const bool slc_busy = TS_SLC_STATUS_BUSY_GET(w.slc_status);
+  if (slc_busy || !s.axi_idle())
+    h.push_back(fmt::format("SLC ({}{} valid line(s), {} dirty{})", slc_busy ? "STATUS.busy, " : "",
+                            TS_SLC_LINES_VALID_GET(w.slc_lines), TS_SLC_LINES_DIRTY_GET(w.slc_lines),
+                            s.axi_idle() ? "" : "; misses or writebacks waiting on the AXI bridge"));
+  if (!s.dram.idle() || s.axi_waiting)
+    h.push_back(fmt::format("DRAM ({} read(s), {} write(s) accepted and unanswered{})", s.dram.reads_outstanding(),
+                            s.dram.writes_outstanding(),
+                            s.axi_waiting ? "; the GPU presents an AXI request the DRAM does not accept" : ""));
+  if (s.h_outstanding || s.h_presented)
+    h.push_back(fmt::format("host memory port ({} request(s) unanswered)", s.h_outstanding + (s.h_presented ? 1 : 0)));
+  return h;
+}
+
+// Called at a safe point (no host register access under way) when wd_sample() asks.
+void watchdog_check(GpuSim& g, GpuSim::Impl& s) {
+  s.wd_due = false;
+  s.wd_in_diag = true;
+  struct Clear {
+    bool& f;
+    ~Clear() { f = false; }
+  } clear{s.wd_in_diag};
+  const std::uint64_t progress_before = s.wd_last_progress;
+  const WdSnapshot w = wd_snapshot(g, s);
+  if (s.wd_last_progress != progress_before) return;   // moved while the registers were read
+  if (!s.wd_snap_valid) {
+    s.wd_snap = w.sig;
+    s.wd_snap_valid = true;
+    s.wd_snap_cyc = s.cyc;
+    return;
+  }
+  if (w.sig != s.wd_snap) {   // the CP or the SLC moved
+    s.wd_last_progress = s.cyc;
+    s.wd_snap_valid = false;
+    return;
+  }
+  auto holders = wd_holders(g, s, w);
+  if (holders.empty()) {   // idle: nothing to wait for
+    s.wd_last_progress = s.cyc;
+    s.wd_snap_valid = false;
+    return;
+  }
+  const std::uint64_t quiet = s.cyc - s.wd_last_progress;
+  std::string list;
+  for (const auto& x : holders) list += (list.empty() ? "" : "; ") + x;
+  throw WatchdogTimeout(
+      fmt::format("GPU watchdog: at cycle {} nothing has progressed for {} cycles (GpuSimConfig::watchdog_cycles {}): "
+                  "no pipeline command pushed or completed, no DRAM transfer, no slice counter, CP read pointer or "
+                  "SLC access moved, while work is pending in: {}. CP ERROR_STATUS 0x{:08x}, ERROR_ADDR 0x{:08x}",
+                  s.cyc, quiet, s.cfg.watchdog_cycles, list, w.err_status, w.err_addr),
+      s.cyc, quiet, std::move(holders), w.err_status, w.err_addr);
+}
+
+// After every cycle of step() / run_until(): cancellation and the watchdog.
+inline void safe_point(GpuSim& g, GpuSim::Impl& s) {
+  if (s.cfg.cancel && s.cyc >= s.next_cancel_check) {
+    s.next_cancel_check = s.cyc + 4096;
+    if (s.cfg.cancel->load(std::memory_order_relaxed))
+      throw SimulationCancelled(fmt::format("GpuSim: simulation cancelled at cycle {}", s.cyc));
+  }
+  if (s.wd_due && !s.wd_in_diag) watchdog_check(g, s);
+}
+
+// Sends the queued host requests (s.hq) through the memory system and waits for every answer.
+// A safe point every cycle: the register port is free, so the watchdog can look.
+void run_host(GpuSim& g, GpuSim::Impl& s) {
+  s.h_got = 0;
+  s.host_kick();
+  const std::uint64_t limit = 200000 + 2 * s.cfg.watchdog_cycles;   // the watchdog, if on, speaks first
+  std::uint64_t quiet = 0;
+  std::size_t got = 0;
+  while (s.h_got < s.h_rsp.size()) {
+    if (++quiet > limit)
+      throw std::runtime_error(fmt::format("GpuSim: host memory port: {} of {} line requests unanswered for {} cycles",
+                                           s.h_rsp.size() - s.h_got, s.h_rsp.size(), limit));
+    s.cycle_once();
+    if (s.h_got != got) quiet = 0, got = s.h_got;
+    safe_point(g, s);
+  }
+}
+
+}  // namespace
+
 void GpuSim::step(std::uint64_t n) {
-  for (std::uint64_t i = 0; i < n; ++i) p_->cycle_once();
+  auto& s = *p_;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    s.cycle_once();
+    safe_point(*this, s);
+  }
 }
 
 bool GpuSim::run_until(const std::function<bool()>& pred, std::uint64_t max_cycles) {
+  auto& s = *p_;
   for (std::uint64_t i = 0; i < max_cycles; ++i) {
     if (pred()) return true;
-    p_->cycle_once();
+    s.cycle_once();
+    safe_point(*this, s);
   }
   return pred();
 }
@@ -501,7 +776,44 @@ void GpuSim::reg_write(std::uint32_t offset, std::uint32_t value) {
     throw std::runtime_error(fmt::format("GpuSim: register write of 0x{:04x} answered SLVERR", offset));
 }
 
+namespace {
+// The host-port rule (docs/cp.md "Host memory path"): the DRAM backdoor is coherent when the
+// memory system holds no copy of any line and none can be on its way into the SLC: the DRAM
+// accepted no read since reset (no fill in flight, no SLC line holds DRAM data) and the SLC
+// reports no valid line (no line written by a client; with no fill ever, no eviction's
+// writeback can be in flight either: a line leaves LINES.valid only by DELETE or INVALIDATE,
+// which complete after every writeback). Also not when the access would be answered err on
+// the memory path (SLC MEM_LIMIT, DRAM error ranges), so both paths fail the same way.
+bool backdoor_coherent(GpuSim& g, GpuSim::Impl& s, std::uint32_t addr, std::size_t n) {
+  if (!s.cfg.host_backdoor || s.dram_read_seen) return false;
+  for (const auto& e : s.dram.config().error_ranges)
+    if (std::uint64_t{addr} < e.base + e.size && std::uint64_t{e.base} < std::uint64_t{addr} + n) return false;
+  const std::uint32_t lines = g.reg_read(TS_SLC_BASE_ADDR + TS_SLC_LINES_OFFSET);
+  const std::uint32_t limit = g.reg_read(TS_SLC_BASE_ADDR + TS_SLC_MEM_LIMIT_OFFSET) & TS_SLC_MEM_LIMIT_LIMIT_MASK;
+  if (limit != 0 && std::uint64_t{addr} + n > limit) return false;
+  // (Time passed during the register reads: the GPU may have read DRAM meanwhile.)
+  return TS_SLC_LINES_VALID_GET(lines) == 0 && !s.dram_read_seen;
+}
+
+void check_span(std::uint32_t addr, std::size_t n, const char* what) {
+  if (std::uint64_t{addr} + n > (std::uint64_t{1} << 32))
+    throw std::out_of_range(fmt::format("GpuSim: host {} of {} bytes at 0x{:08x} runs past the 4 GiB address space",
+                                        what, n, addr));
+}
+}  // namespace
+
 void GpuSim::mem_write(std::uint32_t addr, std::span<const std::uint8_t> bytes) {
+  if (bytes.empty()) return;
+  check_span(addr, bytes.size(), "write");
+  auto& s = *p_;
+  const std::uint64_t c0 = s.cyc;
+  if (backdoor_coherent(*this, s, addr, bytes.size())) {
+    s.dram.memory().write(addr, bytes);
+    s.host_stats.write_backdoor_bytes += bytes.size();
+    s.host_stats.cycles += s.cyc - c0;
+    return;
+  }
+  s.h_rsp.clear();
   std::size_t done = 0;
   while (done < bytes.size()) {
     const std::uint32_t a = addr + static_cast<std::uint32_t>(done);
@@ -514,25 +826,49 @@ void GpuSim::mem_write(std::uint32_t addr, std::span<const std::uint8_t> bytes) 
       r.wdata[off + i] = bytes[done + i];
       r.wstrb |= std::uint64_t{1} << (off + i);
     }
-    const auto rsp = p_->host_transact(r);
-    if (rsp.err) throw std::runtime_error(fmt::format("GpuSim: host write to 0x{:08x} answered err", line));
+    s.hq.emplace_back(r, s.h_rsp.size());
+    s.h_rsp.emplace_back();
     done += n;
   }
+  run_host(*this, s);
+  s.host_stats.write_memsys_bytes += bytes.size();
+  s.host_stats.memsys_requests += s.h_rsp.size();
+  s.host_stats.cycles += s.cyc - c0;
+  for (std::size_t i = 0; i < s.h_rsp.size(); ++i)
+    if (s.h_rsp[i].err)
+      throw std::runtime_error(fmt::format("GpuSim: host write to 0x{:08x} answered err", (addr & ~63U) + 64 * i));
 }
 
 void GpuSim::mem_read(std::uint32_t addr, std::span<std::uint8_t> bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const std::uint32_t a = addr + static_cast<std::uint32_t>(done);
-    const std::uint32_t line = a & ~63U, off = a & 63U;
-    const std::size_t n = std::min<std::size_t>(64 - off, bytes.size() - done);
+  if (bytes.empty()) return;
+  check_span(addr, bytes.size(), "read");
+  auto& s = *p_;
+  const std::uint64_t c0 = s.cyc;
+  if (backdoor_coherent(*this, s, addr, bytes.size())) {
+    s.dram.memory().read(addr, bytes);
+    s.host_stats.read_backdoor_bytes += bytes.size();
+    s.host_stats.cycles += s.cyc - c0;
+    return;
+  }
+  s.h_rsp.clear();
+  const std::uint32_t first = addr & ~63U;
+  const std::uint64_t end = std::uint64_t{addr} + bytes.size();
+  for (std::uint64_t line = first; line < end; line += 64) {
     mem::Req r;
     r.op = mem::Op::read;
-    r.addr = line;
-    const auto rsp = p_->host_transact(r);
-    if (rsp.err) throw std::runtime_error(fmt::format("GpuSim: host read of 0x{:08x} answered err", line));
-    for (std::size_t i = 0; i < n; ++i) bytes[done + i] = rsp.rdata[off + i];
-    done += n;
+    r.addr = static_cast<std::uint32_t>(line);
+    s.hq.emplace_back(r, s.h_rsp.size());
+    s.h_rsp.emplace_back();
+  }
+  run_host(*this, s);
+  s.host_stats.read_memsys_bytes += bytes.size();
+  s.host_stats.memsys_requests += s.h_rsp.size();
+  s.host_stats.cycles += s.cyc - c0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const std::uint64_t a = std::uint64_t{addr} + i;
+    const auto& rsp = s.h_rsp[(a - first) / 64];
+    if (rsp.err) throw std::runtime_error(fmt::format("GpuSim: host read of 0x{:08x} answered err", a & ~63ULL));
+    bytes[i] = rsp.rdata[a & 63U];
   }
 }
 
@@ -546,6 +882,19 @@ std::uint32_t GpuSim::mem_read32(std::uint32_t addr) {
   std::uint8_t b[4];
   mem_read(addr, b);
   return b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<std::uint32_t>(b[3]) << 24);
+}
+
+const HostPathStats& GpuSim::host_path_stats() const { return p_->host_stats; }
+void GpuSim::set_host_backdoor(bool on) { p_->cfg.host_backdoor = on; }
+std::uint64_t GpuSim::memory_bytes() const {
+  return p_->cfg.slices == 0 ? std::uint64_t{TESSERA_GPU_CP_MEM_BYTES} : std::uint64_t{TESSERA_GPU_MEM_BYTES};
+}
+std::uint64_t GpuSim::watchdog_longest_quiet() const { return p_->wd_longest; }
+void GpuSim::set_watchdog_cycles(std::uint64_t cycles) {
+  auto& s = *p_;
+  s.cfg.watchdog_cycles = cycles;
+  s.wd_last_progress = s.wd_pipe_quiet_since = s.cyc;   // a new window starts now
+  s.wd_snap_valid = s.wd_due = false;
 }
 
 bool GpuSim::irq() const { return p_->irq(); }
@@ -566,10 +915,7 @@ std::uint64_t GpuSim::instructions_retired() const { return p_->instret; }
 std::uint64_t GpuSim::core_cycles() const { return p_->core_cycles; }
 const std::vector<PipeCommand>& GpuSim::pipe_log() const { return p_->pipe_log; }
 void GpuSim::clear_pipe_log() { p_->pipe_log.clear(); }
-std::size_t GpuSim::pipe_in_flight() const {
-  if (p_->cfg.slices == 0) return p_->inflight.size();
-  return static_cast<std::uint32_t>(p_->pipe_issued() - p_->pipe_done_count());
-}
+std::size_t GpuSim::pipe_in_flight() const { return p_->pipe_inflight(); }
 const std::string& GpuSim::console() const { return p_->console; }
 DramModel& GpuSim::dram() { return p_->dram; }
 const GpuSimConfig& GpuSim::config() const { return p_->cfg; }

@@ -10,12 +10,17 @@
 //
 // Synchronous and free of the test harness: the driver's RTL device backend and tessera-sim
 // step it directly; the CP system tests use it from GoogleTest.
+//
+// docs/cp.md "gpu_top and GpuSim" describes the progress watchdog, the host memory path (DRAM
+// backdoor or memory system, and the rule that picks one) and the cancellation hook.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,6 +54,44 @@ struct SliceStats {
   std::uint32_t operator[](Word w) const { return word[w]; }
 };
 
+// Thrown by step() and run_until() when GpuSimConfig::cancel is set (checked every 4096
+// cycles). The simulation is abandoned: nothing is in a defined state afterwards.
+class SimulationCancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown by step() and run_until() when the progress watchdog fires: work is pending and no
+// block retired any for GpuSimConfig::watchdog_cycles. RtlDevice turns it into a
+// driver::DeviceFault with the same message.
+class WatchdogTimeout : public std::runtime_error {
+ public:
+  WatchdogTimeout(const std::string& what, std::uint64_t cycle, std::uint64_t quiet_cycles,
+                  std::vector<std::string> holders, std::uint32_t error_status, std::uint32_t error_addr)
+      : std::runtime_error(what), cycle_(cycle), quiet_(quiet_cycles), holders_(std::move(holders)),
+        error_status_(error_status), error_addr_(error_addr) {}
+  std::uint64_t cycle() const { return cycle_; }               // when it fired
+  std::uint64_t quiet_cycles() const { return quiet_; }        // how long nothing moved
+  const std::vector<std::string>& holders() const { return holders_; }  // blocks holding work
+  std::uint32_t error_status() const { return error_status_; }  // CP ERROR_STATUS / ERROR_ADDR then
+  std::uint32_t error_addr() const { return error_addr_; }
+
+ private:
+  std::uint64_t cycle_, quiet_;
+  std::vector<std::string> holders_;
+  std::uint32_t error_status_, error_addr_;
+};
+
+// Where the host's GPU-memory accesses went (mem_write / mem_read), see docs/cp.md.
+struct HostPathStats {
+  std::uint64_t write_backdoor_bytes = 0;  // written straight into the DRAM model
+  std::uint64_t write_memsys_bytes = 0;    // written through the crossbar and the SLC
+  std::uint64_t read_backdoor_bytes = 0;
+  std::uint64_t read_memsys_bytes = 0;
+  std::uint64_t cycles = 0;                // clock cycles spent inside mem_write / mem_read
+  std::uint64_t memsys_requests = 0;       // line requests sent through the memory system
+};
+
 struct GpuSimConfig {
   unsigned slices = 0;                   // 0: pipeline stand-in (gpu_cp); 1, 2, 4: whole GPU
   std::uint64_t seed = 1;
@@ -64,6 +107,19 @@ struct GpuSimConfig {
   bool pipe_draw_writes = true;          // a DRAW writes the line at its vertex_addr, tagged
   bool echo_console = true;              // print the firmware's console lines with "[cp] "
   std::uint64_t reg_timeout = 200000;    // cycles a register access may take
+  // Progress watchdog (docs/cp.md "Progress watchdog"): step() and run_until() throw
+  // WatchdogTimeout when work is pending and nothing progressed for this many cycles; 0 = off.
+  // 200k is far above every legitimate quiet stretch: a DRAM access is ~85 cycles (queued
+  // behind 64 outstanding ones, a few hundred), an SLC maintenance walk of a 2 MiB SLC 4096
+  // cycles, a slice's tile pass moves a statistics counter every few cycles.
+  std::uint64_t watchdog_cycles = 200'000;
+  // Host memory path: false sends every host access through the memory system (for
+  // comparisons); true uses the DRAM backdoor where that is coherent (docs/cp.md).
+  bool host_backdoor = true;
+  unsigned host_window = 16;             // host line requests in flight through the memory system (>= 1)
+  // Cancellation: step() and run_until() throw SimulationCancelled once this is true
+  // (checked every 4096 cycles). nullptr: none. Must outlive the GpuSim.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 class GpuSim {
@@ -91,12 +147,27 @@ class GpuSim {
   std::uint32_t reg_read(std::uint32_t offset);                 // throws on SLVERR
   void reg_write(std::uint32_t offset, std::uint32_t value);    // throws on SLVERR
 
-  // Coherent host access to GPU memory through the memory system (a crossbar client, so the
-  // SLC's copies are seen and updated). Throws on an error response.
+  // Coherent host access to GPU memory. Through the DRAM backdoor (no clock cycles) while the
+  // memory system provably holds no copy (since reset no DRAM read was accepted and the SLC
+  // reports LINES.valid == 0); otherwise through the memory system (a crossbar client, so the
+  // SLC's copies are seen and updated), host_window lines in flight. Throws on an error
+  // response.
   void mem_write(std::uint32_t addr, std::span<const std::uint8_t> bytes);
   void mem_read(std::uint32_t addr, std::span<std::uint8_t> bytes);
   void mem_write32(std::uint32_t addr, std::uint32_t v);
   std::uint32_t mem_read32(std::uint32_t addr);
+  const HostPathStats& host_path_stats() const;
+  void set_host_backdoor(bool on);
+
+  // GPU memory of the model in bytes: gpu_top's MEM_BYTES, what the CP's firmware sees in
+  // CPFW.MEM_LIMIT (16 MiB for gpu_cp, TESSERA_GPU_MEM_BYTES for gpu_n1/n2/n4).
+  std::uint64_t memory_bytes() const;
+
+  // Progress watchdog: the longest stretch without visible progress (1024-cycle resolution)
+  // while the pipeline held commands (pipe_in_flight() > 0): how far below watchdog_cycles
+  // a run stayed.
+  std::uint64_t watchdog_longest_quiet() const;
+  void set_watchdog_cycles(std::uint64_t cycles);   // 0: off
 
   bool irq() const;
   std::uint32_t fw_status() const;

@@ -4,8 +4,15 @@
 //
 // Timing differs from RefDevice in one way the driver must tolerate: register and memory
 // accesses take clock cycles (the AXI4-Lite handshake; memory goes through the memory system
-// so it is coherent with the SLC), so the GPU advances during them. Everything the KMD does
-// before ringing a doorbell is therefore still ordered before the CP sees the work.
+// so it is coherent with the SLC, except where GpuSim's host rule allows the DRAM backdoor),
+// so the GPU advances during them. Everything the KMD does before ringing a doorbell is
+// therefore still ordered before the CP sees the work.
+//
+// GPU memory: memory_bytes = 0 (the default) is the model's own size (GpuSim::memory_bytes(),
+// gpu_top MEM_BYTES); a smaller size restricts the device to its start, a larger one is
+// refused (std::invalid_argument naming both). The progress watchdog (GpuSimConfig::
+// watchdog_cycles) reaches the driver as a driver::DeviceFault from any call that advances
+// the clock; GpuSimConfig::cancel as tessera::sim::SimulationCancelled.
 #pragma once
 
 #include <memory>
@@ -18,7 +25,7 @@ namespace tessera::sim {
 
 class RtlDevice final : public driver::Device {
  public:
-  explicit RtlDevice(GpuSimConfig cfg = {}, std::uint64_t memory_bytes = 16u << 20);
+  explicit RtlDevice(GpuSimConfig cfg = {}, std::uint64_t memory_bytes = 0);
 
   std::string_view name() const override { return "rtl"; }
   uint32_t read_reg(uint32_t offset) override;
