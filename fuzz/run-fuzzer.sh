@@ -26,7 +26,9 @@ if [[ ! -x $bin ]]; then
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-common=(-max_len="${FUZZ_MAX_LEN:-4096}" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048)
+# RSS grows slowly over a million runs (ASan quarantine, allocator caches): 4 GiB before
+# libFuzzer calls it out of memory, but any single allocation over 2 GiB is a finding.
+common=(-max_len="${FUZZ_MAX_LEN:-4096}" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=4096 -malloc_limit_mb=2048)
 read -r -a flags <<< "${FUZZ_FLAGS:-}"
 common+=("${flags[@]}")
 

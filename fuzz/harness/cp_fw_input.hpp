@@ -8,10 +8,11 @@ namespace tessera::fuzz::cp_fw_input {
 
 inline constexpr uint32_t kHeaderBytes = 9;
 inline constexpr uint32_t kImageBase = 0x1000;                 // the memory image
-inline constexpr uint32_t kRingBase[2] = {0x10000, 0x50000};   // up to 2^16 dwords each
-// MEM_LIMIT choices, at most 1 MiB: the fake captures an IB's dwords when the IB starts, so an
-// IB may cost up to MEM_LIMIT / 4 dwords of work; with gigabytes one input takes seconds.
-inline constexpr uint32_t kMemLimits[4] = {0x100000, 0x90000, 0xA0040, 0xFFFC0};
+inline constexpr uint32_t kRingBase[2] = {0x10000, 0x20000};   // 64 KiB apart
+// MEM_LIMIT choices: the fake captures an IB's dwords when the IB starts, so an IB costs up to
+// MEM_LIMIT / 4 dwords of work at once; with gigabytes one input takes seconds. Rings over
+// 2^14 dwords reach past the small limits (fetch errors) and fit the 1 MiB one.
+inline constexpr uint32_t kMemLimits[4] = {0x30000, 0x2ffc0, 0x30040, 0x100000};
 
 // Flags of byte 1.
 inline constexpr uint8_t kQueue1 = 0x01, kOneHwQueue = 0x02, kSmallSlcQueue = 0x10, kSlowPipe = 0x20;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -121,6 +122,20 @@ void check_accepted(const sim::Mesh& m) {
   if (m.normals.size() != n || m.colors.size() != n || m.uvs.size() != n)
     fuzz_finding("accepted mesh: normals, colors or uvs are not one per position");
   if (m.indices.empty() || m.indices.size() % 3 != 0) fuzz_finding("accepted mesh: not a non-empty triangle list");
+  // Issue 14 item 3: positions and uvs that are not finite are refused (positions reach the
+  // fixed-point conversions of the transform, undefined behaviour there), whatever produced
+  // them, node transforms included. Normals may be NaN (Assimp normalises zero-length ones):
+  // the lighting clamps them away (frame_plan.cpp, std::max with 0).
+  auto finite = [](std::initializer_list<double> v) {
+    for (double x : v)
+      if (!std::isfinite(x)) return false;
+    return true;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const sim::Vec3& p = m.positions[i];
+    if (!finite({p.x, p.y, p.z})) fuzz_finding("accepted mesh: position " + std::to_string(i) + " is not finite");
+    if (!finite({m.uvs[i].x, m.uvs[i].y})) fuzz_finding("accepted mesh: uv " + std::to_string(i) + " is not finite");
+  }
   for (size_t i = 0; i < m.indices.size(); ++i) {
     if (m.indices[i] >= n)
       fuzz_finding("accepted mesh: index " + std::to_string(i) + " = " + std::to_string(m.indices[i]) +
