@@ -119,6 +119,7 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     gc.wave_start = cfg_.wave_start;
     gc.wave_end = cfg_.wave_end;
     gc.echo_console = false;
+    gc.cancel = cfg_.cancel;  // SIGINT/SIGTERM in tessera-sim: stop within a few thousand cycles
     auto d = std::make_unique<RtlDevice>(gc, cfg_.memory_bytes);
     rtl_ = d.get();
     dev_ = std::move(d);

@@ -358,7 +358,7 @@ TEST(Cli, SigintCleansUpAndDiesOfTheSignal) {
   while (!staged() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60))
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_TRUE(staged()) << slurp(d / "stderr.txt");
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // past the device's set-up: inside frame 0
   ::kill(pid, SIGINT);
   int st = 0;
   const auto t1 = std::chrono::steady_clock::now();
