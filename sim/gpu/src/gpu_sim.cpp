@@ -126,7 +126,6 @@ struct GpuSim::Impl {
   // flight (at most cfg.host_window), answered in any order and matched by tag.
   std::deque<std::pair<mem::Req, std::size_t>> hq;   // request, index of its response
   bool h_presented = false;
-  std::size_t h_presented_idx = 0;
   unsigned h_outstanding = 0;
   std::array<std::size_t, 256> h_tag_idx{};
   std::vector<mem::Rsp> h_rsp;
@@ -476,7 +475,6 @@ struct ModelImpl final : GpuSim::Impl {
     h_tag_idx[r.tag] = idx;
     mem::write_port(tb::SignalRef(top->pc_req_i), mem::pack(r), kHostClient);
     h_presented = true;
-    h_presented_idx = idx;
   }
 
   void host_kick() override {

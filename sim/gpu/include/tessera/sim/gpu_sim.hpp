@@ -54,14 +54,14 @@ struct SliceStats {
   std::uint32_t operator[](Word w) const { return word[w]; }
 };
 
-// Thrown by step() and run_until() when GpuSimConfig::cancel is set (checked every 4096
-// cycles). The simulation is abandoned: nothing is in a defined state afterwards.
+// Thrown by step(), run_until() and the host memory path when GpuSimConfig::cancel is set
+// (checked every 4096 cycles). The simulation is abandoned: nothing is in a defined state afterwards.
 class SimulationCancelled : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// Thrown by step() and run_until() when the progress watchdog fires: work is pending and no
+// Thrown by step(), run_until() and the host memory path when the progress watchdog fires: work is pending and no
 // block retired any for GpuSimConfig::watchdog_cycles. RtlDevice turns it into a
 // driver::DeviceFault with the same message.
 class WatchdogTimeout : public std::runtime_error {
@@ -107,8 +107,9 @@ struct GpuSimConfig {
   bool pipe_draw_writes = true;          // a DRAW writes the line at its vertex_addr, tagged
   bool echo_console = true;              // print the firmware's console lines with "[cp] "
   std::uint64_t reg_timeout = 200000;    // cycles a register access may take
-  // Progress watchdog (docs/cp.md "Progress watchdog"): step() and run_until() throw
-  // WatchdogTimeout when work is pending and nothing progressed for this many cycles; 0 = off.
+  // Progress watchdog (docs/cp.md "gpu_top and GpuSim", "Progress watchdog"): step(),
+  // run_until() and the host memory path throw WatchdogTimeout when work is pending and
+  // nothing progressed for this many cycles; 0 = off.
   // 200k is far above every legitimate quiet stretch: a DRAM access is ~85 cycles (queued
   // behind 64 outstanding ones, a few hundred), an SLC maintenance walk of a 2 MiB SLC 4096
   // cycles, a slice's tile pass moves a statistics counter every few cycles.
@@ -116,9 +117,9 @@ struct GpuSimConfig {
   // Host memory path: false sends every host access through the memory system (for
   // comparisons); true uses the DRAM backdoor where that is coherent (docs/cp.md).
   bool host_backdoor = true;
-  unsigned host_window = 16;             // host line requests in flight through the memory system (>= 1)
-  // Cancellation: step() and run_until() throw SimulationCancelled once this is true
-  // (checked every 4096 cycles). nullptr: none. Must outlive the GpuSim.
+  unsigned host_window = 16;             // host line requests in flight through the memory system (1..128)
+  // Cancellation: step(), run_until() and the host memory path throw SimulationCancelled once
+  // this is true (checked every 4096 cycles). nullptr: none. Must outlive the GpuSim.
   const std::atomic<bool>* cancel = nullptr;
 };
 
