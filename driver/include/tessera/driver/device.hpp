@@ -7,7 +7,9 @@
 // way and a system test can run one command sequence on each and compare memory.
 //
 // Time moves inside advance() and wait_interrupt(), and on the RTL backend also during a
-// register access (an AXI4-Lite transaction); backdoor memory accesses take no time. The KMD
+// register access (an AXI4-Lite transaction) and a host memory access that has to go through
+// the memory system to stay coherent with the SLC (docs/cp.md "Host memory path"); on the
+// reference, memory accesses take no time. The KMD
 // reads RPTR and then writes a patch-enable value through the backdoor: the CP must not reach
 // the COND_EXEC of a buffer within the few cycles of that read (docs/driver.md "For the RTL
 // backend").
@@ -30,7 +32,9 @@ class Device {
   virtual uint32_t read_reg(uint32_t offset) = 0;
   virtual void write_reg(uint32_t offset, uint32_t value) = 0;
 
-  // Shared-memory backdoor: immediate, untimed, little endian. An access outside
+  // Host access to GPU memory, coherent with the GPU's caches, little endian: untimed on the
+  // reference; on the RTL through the DRAM backdoor where that is provably coherent, else
+  // through the memory system (clock cycles pass). An access outside
   // [0, memory_size()) throws std::out_of_range.
   virtual void write_mem(uint32_t addr, std::span<const uint8_t> bytes) = 0;
   virtual void read_mem(uint32_t addr, std::span<uint8_t> bytes) = 0;
