@@ -6,12 +6,13 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build run test regress lint synth synth-full synth-baseline docs clean distclean help
+.PHONY: all deps configure build run showcase test regress lint synth synth-full synth-baseline docs clean distclean help
 
 all: build
 
 help:
-	@echo "make run      bootstrap, build, run the main demonstration"
+	@echo "make run      bootstrap, build tessera-sim only, render the demo scene on the RTL GPU"
+	@echo "make showcase build everything, synthesize, show the CP, driver, memory and SLC figures"
 	@echo "make test     bootstrap, build, lint, synthesis check, whole regression"
 	@echo "make regress  make test with more seeds and longer runs"
 	@echo "make lint     verilator --lint-only -Wall on every RTL model"
@@ -29,8 +30,15 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build synth
+# The main job alone: tessera-sim and what it links (the GPU models, the firmware), no benches,
+# no synthesis.
+run: configure
+	cmake --build $(BUILD) -j $(JOBS) --target tessera-sim
 	@scripts/run-demo.sh $(BUILD)
+
+# The demonstrations of the parts underneath tessera-sim.
+showcase: build synth
+	@scripts/run-showcase.sh $(BUILD)
 
 lint: configure
 	cmake --build $(BUILD) --target lint
