@@ -18,7 +18,9 @@
 // Input layout (little endian; cp_fw_seeds.cpp writes seeds in it):
 //   byte 0   ring size: bit 7 clear: log2 = 4 + (bits 2:0); set: log2 = bits 4:0 (may be invalid)
 //   byte 1   bit 0: queue 1 enabled; bit 1: HW_CONFIG says 1 queue; bits 3:2: MEM_LIMIT choice;
-//            bit 4: SLC command queue of 1; bit 5: slow pipeline (one command done per 3 ticks)
+//            bit 4: SLC command queue of 1; bit 5: slow pipeline (one command done per 3 ticks);
+//            bit 6: the host recovers from errors (3 rounds after a halt: RPTR = its write
+//            position, halt cleared, as a soft reset); bit 7: queue 0 disabled in rounds 4..11
 //   byte 2   the rings' initial RPTR = WPTR (dwords, masked)
 //   byte 3   dwords the host publishes per round (0: as many as fit)
 //   byte 4   a memory line that answers with an error: 0 none, 1..127 the image's line n-1,
@@ -163,7 +165,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gpu.enable_mask = (flags & 1) ? 0x3 : 0x1;
   gpu.mem_limit = kMemLimits[(flags >> 2) & 3];
   if (flags & 0x10) gpu.slc_capacity = 1;
-  const bool slow_pipe = (flags & 0x20) != 0;
+  const bool slow_pipe = (flags & kSlowPipe) != 0;
+  const bool recover = (flags & kRecover) != 0;
+  const bool pause = (flags & kPause) != 0;
+  const uint32_t enabled = gpu.enable_mask;
+  int halted_for[2] = {0, 0};
   gpu.auto_done = !slow_pipe;
 
   const uint8_t* p = data + kHeaderBytes;
@@ -193,7 +199,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   int quiet = 0;
   size_t checked = 0;
   for (int round = 0; round < kMaxRounds && quiet < kQuietRounds; ++round) {
-    for (uint32_t q = 0; q < 2; ++q) host_publish(gpu, q, host[q], chunk);
+    if (pause) gpu.enable_mask = (round >= 4 && round < 12) ? (enabled & ~1u) : enabled;
+    for (uint32_t q = 0; q < 2; ++q) {
+      if (recover && host[q].served && (gpu.halted_mask >> q & 1u) && ++halted_for[q] == 3) {
+        halted_for[q] = 0;
+        gpu.queue[q].rptr = gpu.queue[q].wptr = gpu.queue[q].wpos;  // drop what is left, restart
+        gpu.halted_mask &= ~(1u << q);
+      }
+      host_publish(gpu, q, host[q], chunk);
+    }
     std::memcpy(before.data(), &cp_fw, sizeof cp_fw);
     const size_t pushed = gpu.pipe.size();
     const size_t written = host[0].next + host[1].next;

@@ -15,7 +15,8 @@ inline constexpr uint32_t kRingBase[2] = {0x10000, 0x20000};   // 64 KiB apart
 inline constexpr uint32_t kMemLimits[4] = {0x30000, 0x2ffc0, 0x30040, 0x100000};
 
 // Flags of byte 1.
-inline constexpr uint8_t kQueue1 = 0x01, kOneHwQueue = 0x02, kSmallSlcQueue = 0x10, kSlowPipe = 0x20;
+inline constexpr uint8_t kQueue1 = 0x01, kOneHwQueue = 0x02, kSmallSlcQueue = 0x10, kSlowPipe = 0x20,
+                         kRecover = 0x40, kPause = 0x80;
 inline constexpr uint8_t mem_limit_choice(unsigned i) { return static_cast<uint8_t>((i & 3) << 2); }
 
 struct Input {

@@ -190,6 +190,12 @@ int main(int argc, char** argv) {
   bad.image = cat({ib(img, 3)});
   write(dir, "malformed", bad);
 
+  Input recover = bad;  // the host soft-resets halted queues; queue 0 paused for a while
+  recover.flags = kQueue1 | kRecover | kPause;
+  recover.chunk = 4;
+  recover.stream[0] = cat({draw(3, 0x2000), Dw{TS_PKT_HEADER(0x7f, 1), 0}, draw(3, 0x2000), fence(kFenceAddr, 5)});
+  write(dir, "malformed-recover", recover);
+
   std::ofstream d(argv[2]);
   d << "# fuzz_cp_fw dictionary, written by fuzz_cp_fw_seeds from tessera_spec.h\n";
   const uint32_t headers[] = {TS_PKT_NOP_HEADER(0), TS_PKT_NOP_HEADER(1), TS_PKT_INDIRECT_BUFFER_HEADER,

@@ -5,11 +5,19 @@
 // conversion", std::out_of_range, ...) is a finding, as is every sanitizer report. An accepted
 // scene must be consistent: every reference resolved, sizes and counts in their documented
 // ranges, and derived DSID_DELETE lists naming intermediate targets only.
+//
+// An accepted scene whose meshes are all generated (no files to read) and small is then taken
+// one step further, through the host-side transform of its first frames (plan_frame: camera,
+// orbit, animation, clipping, fixed-point conversion): whatever the loader accepts must not
+// lead to undefined behaviour there (UBSan: float-to-int conversions of NaN or inf).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "fuzz_common.hpp"
+#include "tessera/sim/frame_plan.hpp"
+#include "tessera/sim/mesh.hpp"
 #include "tessera/sim/scene.hpp"
 
 using tessera::fuzz::fuzz_finding;
@@ -45,6 +53,37 @@ void check_accepted(const sim::Scene& s) {
   }
 }
 
+// The generated meshes of the scene, or nothing if it names a mesh or texture file or would
+// cost more than a few thousand triangles a frame (the fuzzer is after the loader, not speed).
+std::optional<sim::LoadedScene> generated_only(const sim::Scene& s) {
+  if (!s.textures.empty()) return std::nullopt;
+  uint64_t triangles = 0;
+  for (const auto& [name, m] : s.meshes) {
+    switch (m.kind) {
+      case sim::MeshKind::File: return std::nullopt;
+      case sim::MeshKind::Cube: triangles += 12; break;
+      case sim::MeshKind::Grid: triangles += 2ull * m.divisions * m.divisions; break;
+      case sim::MeshKind::Sphere: triangles += 2ull * m.segments * m.rings; break;
+      case sim::MeshKind::Torus: triangles += 2ull * m.segments * m.sides; break;
+    }
+  }
+  uint64_t draws = 0;
+  for (const sim::PassSpec& p : s.passes) draws += p.draws.size();
+  if (triangles * (draws + 1) > 20000) return std::nullopt;
+  sim::LoadedScene ls;
+  ls.scene = s;
+  for (const auto& [name, m] : s.meshes) {
+    switch (m.kind) {
+      case sim::MeshKind::Cube: ls.meshes[name] = sim::make_cube(m.size); break;
+      case sim::MeshKind::Grid: ls.meshes[name] = sim::make_grid(m.size, m.divisions); break;
+      case sim::MeshKind::Sphere: ls.meshes[name] = sim::make_sphere(m.radius, m.segments, m.rings); break;
+      case sim::MeshKind::Torus: ls.meshes[name] = sim::make_torus(m.major, m.minor, m.segments, m.sides); break;
+      case sim::MeshKind::File: break;
+    }
+  }
+  return ls;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -52,6 +91,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const sim::Scene s = sim::parse_scene(text, "fuzz.yaml", "/nonexistent/fuzz-scene-dir");
     check_accepted(s);
+    if (const std::optional<sim::LoadedScene> ls = generated_only(s)) {
+      for (uint32_t f = 0; f < s.frames && f < 4; ++f) (void)sim::plan_frame(*ls, f);
+    }
   } catch (const sim::SceneError& e) {
     if (e.file() != "fuzz.yaml") fuzz_finding(std::string("SceneError names another file: ") + e.what());
   } catch (...) {
