@@ -161,10 +161,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t ring_cfg = data[0], flags = data[1], start = data[2], chunk = data[3], bad_line = data[4];
   const uint32_t log2 = (ring_cfg & 0x80) ? (ring_cfg & 0x1fu) : 4u + (ring_cfg & 7u);
   const bool ring_ok = log2 >= 4 && log2 <= 16;
-  gpu.hw_queues = (flags & 2) ? 1 : 2;
-  gpu.enable_mask = (flags & 1) ? 0x3 : 0x1;
+  gpu.hw_queues = (flags & kOneHwQueue) ? 1 : 2;
+  gpu.enable_mask = (flags & kQueue1) ? 0x3 : 0x1;
   gpu.mem_limit = kMemLimits[(flags >> 2) & 3];
-  if (flags & 0x10) gpu.slc_capacity = 1;
+  if (flags & kSmallSlcQueue) gpu.slc_capacity = 1;
   const bool slow_pipe = (flags & kSlowPipe) != 0;
   const bool recover = (flags & kRecover) != 0;
   const bool pause = (flags & kPause) != 0;
