@@ -148,13 +148,14 @@ module mem_xbar #(
     );
   end
 
-  // The winner's request (AND-OR multiplexer on the decoded index), src := winner.
+  // The winner's request, selected by the winner's index (an indexed part-select), src :=
+  // winner. Not an AND-OR of {ReqW{arb_idx == i}} masks: that built and ORed N ReqW-bit
+  // masks on every evaluation, measured as the hottest code of the verilated GPU models
+  // (docs/mem-crossbar.md, "Simulation speed"). The arbiters give arb_idx < N_CLIENTS
+  // always (0 when nothing is requested), so the select never leaves cl_req_i.
   tessera_mem_pkg::mem_req_t arb_out;
   always_comb begin
-    arb_out = '0;
-    for (int unsigned i = 0; i < N_CLIENTS; i++) begin
-      arb_out = arb_out | ({ReqW{arb_idx == IdxW'(i)}} & cl_req_i[i*ReqW +: ReqW]);
-    end
+    arb_out     = cl_req_i[arb_idx*ReqW +: ReqW];
     arb_out.src = SrcW'(arb_idx);
   end
 
@@ -339,8 +340,30 @@ module mem_xbar #(
     `ASSERT(FifoWithinOutstanding_A,
             OutW'(fifo_depth[i*FifoDepthW +: FifoDepthW]) <= out_cnt[i*OutW +: OutW])
     // Client protocol (valid/ready): a request offered stays until taken, unchanged.
-    `ASSUME(ClReqStable_M, cl_req_valid_i[i] && !cl_req_ready_o[i] |=>
-            cl_req_valid_i[i] && $stable(cl_req_i[i*ReqW +: ReqW]))
+    // An immediate check on a registered copy of client i's request, not a concurrent
+    // $stable(cl_req_i[i*ReqW +: ReqW]): a concurrent assertion samples every variable it
+    // names whole (and a slice held in a wire is folded back into cl_req_i), and a
+    // sampled copy of 40 to 64 32-bit words (cl_req_i with N_CLIENTS = 2 or 3) becomes C++
+    // that does not compile in Verilator 5.006 (verilator#4057; docs/mem-crossbar.md,
+    // "Wide signals in assertions"). Same check, same cycle: at a clock edge always_ff
+    // reads the values from before the edge, as a concurrent assertion samples them.
+`ifndef SYNTHESIS
+    logic            cl_stall_q;   // client i's request was offered and not taken
+    logic [ReqW-1:0] cl_req_q;     // that request
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cl_stall_q <= 1'b0;
+        cl_req_q   <= '0;
+      end else begin
+        if (cl_stall_q) begin
+          ClReqStable_M: assert (cl_req_valid_i[i] && (cl_req_i[i*ReqW +: ReqW] == cl_req_q))
+            else $error("[ASSUME] %s (%s:%0d)", "ClReqStable_M", `__FILE__, `__LINE__);
+        end
+        cl_stall_q <= cl_req_valid_i[i] && !cl_req_ready_o[i];
+        cl_req_q   <= cl_req_i[i*ReqW +: ReqW];
+      end
+    end
+`endif
   end
 
 `ifndef SYNTHESIS
