@@ -329,6 +329,9 @@ void check_ply_file(const std::string& path) {
           const auto n = to_integer(t[i]);
           if (!n || *n < 0)
             throw MeshError(fmt::format("line {}: {} {}: list {} has the count '{}'", line_no, e.name, r, p.name, printable(t[i])));
+          // A face of fewer than 3 vertices is no polygon; Assimp 5.2's triangulation aborts on 0.
+          if (is_vertex_index_list(e, p) && *n < 3)
+            throw MeshError(fmt::format("line {}: {} {}: a face needs at least 3 vertex indices, not {}", line_no, e.name, r, *n));
           for (int64_t k = 0; k < *n && i + 1 + k < t.size() && is_vertex_index_list(e, p); ++k) {
             const auto v = to_integer(t[i + 1 + k]);
             if (!v) throw MeshError(fmt::format("line {}: {} {}: '{}' is not a vertex index", line_no, e.name, r, printable(t[i + 1 + k])));
@@ -381,6 +384,9 @@ void check_ply_file(const std::string& path) {
         pos += p.count_type.size;
         if (n < 0)
           throw MeshError(fmt::format("{} {} (byte {} of the body): list {} has the count {}", e.name, r, record - body, p.name, n));
+        if (is_vertex_index_list(e, p) && n < 3)
+          throw MeshError(fmt::format("{} {} (byte {} of the body): a face needs at least 3 vertex indices, not {}", e.name, r,
+                                      record - body, n));
         need(static_cast<uint64_t>(n) * p.type.size);
         if (is_vertex_index_list(e, p))
           for (uint64_t k = 0; k < static_cast<uint64_t>(n); ++k) {

@@ -283,6 +283,11 @@ TEST(Assets, PlyHeaderThatAssimpCannotReadIsRefused) {
        "line 6: unknown property type 'flxoat'"},
       {"no end_header", "a.ply", head, "the header has no end_header line"},
       {"no format", "a.ply", replace(head, "format ascii 1.0\n", "") + "end_header\n" + body, "the header has no format line"},
+      // fuzz finding (fuzz/regressions/mesh/ply-face-without-indices-abort.ply): Assimp aborts.
+      {"face of no index", "a.ply", head + "end_header\n" + replace(body, "3 0 1 2", "0"),
+       "line 13: face 0: a face needs at least 3 vertex indices, not 0"},
+      {"face of two indices", "a.ply", head + "end_header\n" + replace(body, "3 0 1 2", "2 0 1"),
+       "line 13: face 0: a face needs at least 3 vertex indices, not 2"},
   });
 }
 
