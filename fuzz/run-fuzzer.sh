@@ -6,7 +6,9 @@
 #
 # Environment (set by CTest): FUZZ_BIN (the clang build tree, build/fuzz), FUZZ_SRC (fuzz/),
 # FUZZ_MAX_LEN, FUZZ_TIMEOUT, FUZZ_FLAGS (the target's extra libFuzzer flags). RANDOM_SEED,
-# when set, is libFuzzer's -seed (libFuzzer prints the seed it used, "INFO: Seed:", either way).
+# when set, is libFuzzer's -seed; otherwise FUZZ_DEFAULT_SEED is (make test's short runs set it,
+# so that a clean checkout fuzzes the same inputs on every machine); with neither, libFuzzer
+# picks one. libFuzzer prints the seed it used ("INFO: Seed:") either way.
 #
 # Corpora, in libFuzzer's order (new inputs are written to the first):
 #   $FUZZ_BIN/work/<t>     what earlier runs found (not in git)
@@ -65,7 +67,8 @@ case $mode in
     for d in "$FUZZ_SRC/dict/$t.dict" "$FUZZ_BIN/$t.dict"; do
       [[ -f $d ]] && extra+=(-dict="$d")
     done
-    [[ -n ${RANDOM_SEED:-} ]] && extra+=(-seed="$RANDOM_SEED")
+    seed=${RANDOM_SEED:-${FUZZ_DEFAULT_SEED:-}}
+    [[ -n $seed ]] && extra+=(-seed="$seed")
     "$bin" "${common[@]}" "${extra[@]}" -print_final_stats=1 -print_funcs=0 -artifact_prefix="$artifacts/" \
       "$@" "${corpora[@]}"
     rc=$?
