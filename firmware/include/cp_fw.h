@@ -109,6 +109,15 @@ void cp_fw_poll(void);
 /* Barrier values (for tests and the bench). */
 uint32_t cp_fw_barrier(uint32_t id);
 
+#ifdef CP_FW_HOST
+/* Host build only, for the tests (firmware/test): 0 turns the ring fast path off, so a packet
+ * stream can be run through the general path alone and compared with a run that takes the
+ * fast path (default 1; cp_fw_init leaves it as it is). */
+extern int cp_fw_host_fast_path;
+/* Host build only: packets the ring fast path executed since cp_fw_init. */
+extern uint32_t cp_fw_host_fast_packets;
+#endif
+
 #ifdef __cplusplus
 }
 #endif

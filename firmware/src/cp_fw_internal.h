@@ -1,12 +1,20 @@
-/* cp_fw_internal.h -- state shared by the firmware's source files (not an interface).
+/* cp_fw_internal.h -- state and helpers shared by the firmware's source files (not an interface).
  *
- * Each hardware queue has one cp_queue_t in DMEM. The scheduler (cp_fw.c) gives every queue
- * one turn per round; a turn runs up to CP_TURN_STEPS steps of that queue, and a step either
- * executes one packet or checks the one condition the queue waits for. A turn ends early as
- * soon as the queue waits, halts or has nothing published, so a blocked queue never stalls
- * another (ARCHITECTURE.md section 4, "Queues"; the fairness bound is in docs/firmware.md).
- * The stream reader (cp_stream.c, fast paths inline below) turns the fetch channels into a
- * dword stream per level: 0 ring, 1 IB1, 2 IB2 (docs/firmware.md, "Stream reader").
+ * The firmware is split by concern (docs/firmware.md, "Files"):
+ *   cp_sched.c   queue scheduling: cp_fw_init, cp_fw_poll, a queue's turn, its wait checks
+ *   cp_exec.c    packet execution: header checks, errors, every packet's implementation except
+ *                those below, the general path and the ring fast path that both call them
+ *   cp_sync.c    fences and DSIDs: FENCE, BARRIER_UPDATE / BARRIER_WAIT, DSID_SET, DSID_DELETE
+ *   cp_perf.c    performance sampling: PERF_SAMPLE and the cp_fw_stats block
+ *   cp_stream.c  the stream reader (fast paths inline below)
+ *
+ * Each hardware queue has one cp_queue_t in DMEM. The scheduler gives every queue one turn per
+ * round; a turn runs up to CP_TURN_STEPS steps of that queue, and a step either executes one
+ * packet or checks the one condition the queue waits for. A turn ends early as soon as the
+ * queue waits, halts or has nothing published, so a blocked queue never stalls another
+ * (ARCHITECTURE.md section 4, "Queues"; the fairness bound is in docs/firmware.md).
+ * The stream reader turns the fetch channels into a dword stream per level: 0 ring, 1 IB1,
+ * 2 IB2 (docs/firmware.md, "Stream reader").
  * Functions take the queue's state pointer; the register addresses a queue uses are computed
  * once, at cp_fw_init.
  */
@@ -107,8 +115,8 @@ static inline int cp_phase_waiting(uint32_t phase)
   return phase - CP_PH_WAIT_PIPE <= CP_PH_WAIT_BARRIER - CP_PH_WAIT_PIPE;
 }
 
-/* Header checks per cp_fw_stats.op index (cp_fw.c: constant tables in ROM, indexed by
- * cp_opidx[opcode]), so a packet's check is two lookups. */
+/* Header checks per cp_fw_stats.op index (cp_exec.c: constant tables in ROM, indexed by
+ * cp_opidx_x[opcode]), so a packet's check is two lookups. */
 typedef struct {
   uint16_t min_len;
   uint16_t span;        /* max_len - min_len */
@@ -231,10 +239,140 @@ static inline void cp_stream_commit(cp_queue_t *st)
   hal_wr(st->reg_rptr, TS_CPFW_RPTR_PTR_PUT(st->rd));
 }
 
-/* ---- pipeline (cp_fw.c) ---- */
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+#define CP_INLINE static inline __attribute__((always_inline))
+#define CP_COLD __attribute__((noinline, cold))
+
+#define SLC_REG(off) REGWIN(TS_SLC_BASE_ADDR + (off))
+
+/* Largest fixed payload the firmware reads into a local buffer (every packet but NOP and
+ * SET_REGS has a fixed payload of at most this many dwords). */
+#define CP_MAX_FIXED_LEN 8u
+
+/* FW_STATUS, written only when it changes. */
+CP_INLINE void cp_fw_status(uint32_t v)
+{
+  if (v != cp_fw.fw_status) {
+    cp_fw.fw_status = v;
+    hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), v);
+  }
+}
+
+#ifdef CP_FW_HOST
+/* Host build: cp_fw_init runs before every test, so it clears what crt0 clears on the core. */
+static inline void cp_zero(void *p, uint32_t bytes)
+{
+  uint32_t *w = (uint32_t *)p; /* the blocks are word aligned and a whole number of words */
+  for (bytes /= 4u; bytes != 0; bytes--)
+    *w++ = 0;
+}
+#endif
+
+/* addr .. addr+bytes-1 lies below limit (limit up to 2^32). */
+CP_INLINE int cp_range_ok(uint64_t limit, uint32_t addr, uint64_t bytes)
+{
+  return (uint64_t)addr < limit && bytes <= limit - addr;
+}
+
+/* Addresses the pipeline or the fetch channels use: anywhere in GPU memory. */
+CP_INLINE int cp_mem_ok(uint32_t addr, uint32_t align, uint64_t bytes)
+{
+  return (addr & (align - 1u)) == 0 && cp_range_ok(cp_fw.mem_limit, addr, bytes);
+}
+
+/* Addresses the firmware itself reads or writes through the GPU window (below 0x8000_0000). */
+CP_INLINE int cp_win_ok(uint32_t addr, uint32_t align, uint64_t bytes)
+{
+  return (addr & (align - 1u)) == 0 && cp_range_ok(cp_fw.win_limit, addr, bytes);
+}
+
+/* ---- opcode tables (cp_exec.c) ----------------------------------------------------------- */
+/* cp_fw_stats.op index of each opcode, stored XOR CP_STATS_OTHER so that the entries left 0
+ * (unknown opcodes) read as CP_STATS_OTHER. */
+extern const uint8_t cp_opidx_x[256];
+/* Header checks per stats index. */
+extern const cp_opinfo_t cp_opinfo[CP_STATS_NUM_OPS];
+/* TS_OP_* per stats index (CP_STATS_OTHER: 0xff). */
+extern const uint8_t cp_stats_opcodes[CP_STATS_NUM_OPS];
+
+CP_INLINE uint32_t cp_op_index(uint32_t opcode)
+{
+  return (uint32_t)cp_opidx_x[opcode & 0xffu] ^ CP_STATS_OTHER;
+}
+
+/* ---- errors (cp_exec.c) ------------------------------------------------------------------ */
+/* Report code for the packet st->hdr (at st->pkt_pos, st->pkt_level) and halt the queue. */
+void cp_report_error(cp_queue_t *st, uint32_t code);
+
+/* ---- pipeline commands ------------------------------------------------------------------- */
+
+/* PIPE_PUSH without the opcode and nargs fields: the queue and its current DSID. */
+CP_INLINE uint32_t cp_push_base(const cp_queue_t *st)
+{
+  return TS_CPFW_PIPE_PUSH_QUEUE_PUT(st->id) | TS_CPFW_PIPE_PUSH_DSID_PUT(st->dsid);
+}
+
+/* One pipeline command: the nargs arguments, then PIPE_PUSH = push_base | opcode | nargs.
+ * Inlined where nargs is a constant, so the argument stores are unrolled. */
+CP_INLINE void cp_pipe_push_as(cp_queue_t *st, uint32_t push_base, uint32_t op, uint32_t nargs,
+                               const uint32_t *args)
+{
+  for (uint32_t i = 0; i < nargs; i++)
+    hal_wr(CPFW(TS_CPFW_ARG_OFFSET_N(i)), args[i]);
+  hal_wr(CPFW(TS_CPFW_PIPE_PUSH_OFFSET),
+         push_base | TS_CPFW_PIPE_PUSH_OPCODE_PUT(op) | TS_CPFW_PIPE_PUSH_NARGS_PUT(nargs));
+  st->pushed = 1;
+}
+
+CP_INLINE void cp_pipe_push(cp_queue_t *st, uint32_t op, uint32_t nargs, const uint32_t *args)
+{
+  cp_pipe_push_as(st, cp_push_base(st), op, nargs, args);
+}
+
+/* After pushes: last_push = PIPE_ISSUED, read once per turn (or before a FENCE-like packet of
+ * the same turn) rather than after every push; no other queue pushes in between, so it is
+ * the value right after this queue's last push. */
+CP_INLINE void cp_note_pushes(cp_queue_t *st)
+{
+  if (st->pushed) {
+    st->last_push = TS_CPFW_PIPE_ISSUED_COUNT_GET(hal_rd(CPFW(TS_CPFW_PIPE_ISSUED_OFFSET)));
+    st->inflight = 1;
+    st->pushed = 0;
+  }
+}
+
+/* ---- packet execution (cp_exec.c) -------------------------------------------------------- */
+/* What cp_exec_next did: the cp_fw_stats.op index to charge the step to, or CP_STEP_NONE
+ * (nothing to execute: not a step). */
+#define CP_STEP_NONE 0xffu
+/* One step of an idle queue: read the next packet's header at the current level, check it
+ * and execute the packet (general path). */
+uint32_t cp_exec_next(cp_queue_t *st);
+/* Ring level, queue idle, no header held: execute the packets inside the ring channel's
+ * current run (ring fast path). *steps: steps left in the turn (decremented per packet);
+ * *t0: mcycle at the start of the step (the statistics). */
+void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0);
+
+/* ---- fences and DSIDs (cp_sync.c) -------------------------------------------------------- */
+void cp_exec_fence(cp_queue_t *st, const uint32_t *pl);
+void cp_exec_barrier_update(cp_queue_t *st, const uint32_t *pl);
+void cp_exec_barrier_wait(cp_queue_t *st, const uint32_t *pl);
+void cp_exec_dsid_set(cp_queue_t *st, const uint32_t *pl);
+void cp_exec_dsid_delete(cp_queue_t *st, const uint32_t *pl);
+/* A wait check of FENCE / BARRIER_UPDATE / DSID_DELETE (phases WAIT_PIPE .. WAIT_SLC): advance
+ * as far as the hardware allows now. */
+void cp_sync_advance(cp_queue_t *st);
+/* BARRIER_WAIT's condition: barrier[id] >= value, unsigned. */
+int cp_barrier_reached(uint32_t id, uint32_t value);
 /* Push DSID_SET {st->dsid} for the queue (a DSID_SET packet, or a DSID change at an IB call
  * or return). */
 void cp_dsid_push(cp_queue_t *st);
+
+/* ---- performance sampling (cp_perf.c) ---------------------------------------------------- */
+void cp_exec_perf_sample(cp_queue_t *st, const uint32_t *pl);
+/* Resets cp_fw_stats (host build: zeroes it first) and fills in its constant fields. */
+void cp_stats_init(void);
 
 /* ---- console (cp_console.c) ---- */
 void cp_con_puts(const char *s);
