@@ -11,14 +11,14 @@
 
 #include "tessera/driver/kmd.hpp"
 #include "tessera/driver/policy.hpp"
-#include "tessera/driver/ref_device.hpp"
 #include "tessera/driver/umd.hpp"
+#include "tessera/sim/ref_device.hpp"
 
 using namespace tessera::driver;
 
 int main(int argc, char** argv) try {
   // 1. A device and the driver on it. The state bit is shared by policy, UMD and KMD.
-  RefDevice gpu;
+  tessera::sim::RefDevice gpu;  // the reference model of the GPU (sim/gpu)
   BinningState binning;
   Umd umd(binning);
   KmdConfig kc;

@@ -185,6 +185,91 @@ void CommandBuffer::end_render_pass() {
   append(pkt::renderpass_end());  // room was reserved when the pass began
   w.end = static_cast<uint32_t>(dwords_.size());
   open_rp_.reset();
+  pass_state_.reset();
+}
+
+// ---- draw-level state ------------------------------------------------------------------------
+
+namespace {
+
+// SET_REGS packets for the registers of one run (want, starting at register address first)
+// whose state group changed from have (every register when have is null).
+template <std::size_t N>
+Dwords state_runs(uint32_t first, const std::array<uint32_t, N>& want, const std::array<uint32_t, N>* have,
+                  StateGroup (*group_of)(unsigned)) {
+  std::array<bool, N> write{};
+  for (unsigned i = 0; i < N; ++i) {
+    if (!have) {
+      write[i] = true;
+      continue;
+    }
+    for (unsigned j = 0; j < N; ++j)
+      if (group_of(j) == group_of(i) && want[j] != (*have)[j]) write[i] = true;
+  }
+  Dwords out;
+  for (unsigned i = 0; i < N;) {
+    if (!write[i]) {
+      ++i;
+      continue;
+    }
+    unsigned j = i;
+    while (j < N && write[j]) ++j;
+    out += pkt::set_regs(first + 4 * i, std::span<const uint32_t>(want.data() + i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+Dwords state_packets(const StateRegisters& want, const StateRegisters* have) {
+  Dwords out = state_runs(StateRegisters::kGeomFirst, want.geom, have ? &have->geom : nullptr, geom_group);
+  out += state_runs(StateRegisters::kRasterFirst, want.raster, have ? &have->raster : nullptr, raster_group);
+  return out;
+}
+
+}  // namespace
+
+void CommandBuffer::begin_render_pass(const RenderPassDesc& desc, const PipelineState& state) {
+  require_recording("begin_render_pass");
+  require_outside_render_pass("begin_render_pass");
+  const StateRegisters regs = encode_state(state, desc.width, desc.height);
+  const uint32_t bin[] = {regs.raster_bin};
+  const Dwords bin_pkt = pkt::set_regs(StateRegisters::kRasterBin, bin);
+  const Dwords state_pkts = state_packets(regs, nullptr);
+  check_room(bin_pkt.size(), "SET_REGS RASTER.BIN");
+  // Nothing is appended when a call throws: undo the bin size and the pass if a later step fails.
+  const std::size_t dwords0 = dwords_.size(), workloads0 = workloads_.size(), relocations0 = relocations_.size();
+  append(bin_pkt);
+  try {
+    begin_render_pass(desc);
+    check_room(state_pkts.size(), "pipeline state");
+  } catch (...) {
+    if (workloads_.size() > workloads0) open_rp_.reset();
+    workloads_.resize(workloads0);
+    relocations_.resize(relocations0);
+    dwords_.resize(dwords0);
+    throw;
+  }
+  append(state_pkts);
+  pass_state_ = PassState{state, regs, desc.width, desc.height};
+}
+
+void CommandBuffer::set_state(const PipelineState& state) {
+  require_recording("set_state");
+  if (!open_rp_ || !pass_state_)
+    throw DriverError(fmt::format("{}: set_state outside a render pass begun with a pipeline state: pass the state "
+                                  "to begin_render_pass(desc, state)",
+                                  where()));
+  if (state.bin_size != pass_state_->state.bin_size)
+    throw DriverError(fmt::format("{}: set_state: bin size {} inside render pass '{}' begun with {}: the bin size "
+                                  "is the render pass's (RENDERPASS_BEGIN's clear writes each slice's tiles under it)",
+                                  where(), static_cast<unsigned>(state.bin_size), open_rp_->name,
+                                  static_cast<unsigned>(pass_state_->state.bin_size)));
+  const StateRegisters regs = encode_state(state, pass_state_->width, pass_state_->height);
+  const Dwords p = state_packets(regs, &pass_state_->regs);
+  check_room(p.size(), "set_state");
+  append(p);
+  pass_state_->state = state;
+  pass_state_->regs = regs;
 }
 
 // ---- commands --------------------------------------------------------------------------------

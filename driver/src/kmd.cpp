@@ -647,4 +647,18 @@ unsigned Kmd::hw_dsids_in_use() const {
 
 bool Kmd::vdsid_deleting(uint16_t v) const { return dsids_.deleting.count(v) != 0; }
 
+SlcCounters Kmd::read_slc_counters() {
+  auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_.read_reg(TS_SLC_BASE_ADDR + off)); };
+  SlcCounters c;
+  c.reads = r(TS_SLC_CNT_READS_OFFSET);
+  c.writes = r(TS_SLC_CNT_WRITES_OFFSET);
+  c.hits = r(TS_SLC_CNT_HITS_OFFSET);
+  c.misses = r(TS_SLC_CNT_MISSES_OFFSET);
+  c.fills = r(TS_SLC_CNT_FILLS_OFFSET);
+  c.writebacks = r(TS_SLC_CNT_WRITEBACKS_OFFSET);
+  c.deleted_dirty = r(TS_SLC_CNT_DELETED_DIRTY_OFFSET);
+  c.deleted_clean = r(TS_SLC_CNT_DELETED_CLEAN_OFFSET);
+  return c;
+}
+
 }  // namespace tessera::driver

@@ -11,10 +11,15 @@
 
 #include "tessera/driver/kmd.hpp"
 #include "tessera/driver/packets.hpp"
-#include "tessera/driver/ref_device.hpp"
 #include "tessera/driver/umd.hpp"
+#include "tessera/sim/ref_device.hpp"
 
 namespace tessera::driver::test {
+
+// The driver is tested on the reference model of the GPU (sim/gpu), as an application would.
+using sim::RefDevice;
+using sim::ExecutedPacket;
+using sim::RefDeviceConfig;
 
 struct RigOptions {
   RefDeviceConfig device = {};

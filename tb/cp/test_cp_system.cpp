@@ -15,6 +15,7 @@
 using namespace cptest;
 using tessera::sim::GpuSim;
 using tessera::sim::GpuSimConfig;
+using tessera::driver::format_pipe_command;
 using tessera::sim::PipeCommand;
 
 namespace {
@@ -63,7 +64,8 @@ std::vector<PipeCommand> of_queue(const std::vector<PipeCommand>& log, unsigned 
 void expect_log(const std::vector<PipeCommand>& got, const std::vector<PipeCommand>& want) {
   ASSERT_EQ(got.size(), want.size()) << "pipeline command count";
   for (std::size_t i = 0; i < want.size(); ++i)
-    EXPECT_EQ(got[i], want[i]) << "command " << i << ": got " << describe(got[i]) << ", want " << describe(want[i]);
+    EXPECT_EQ(got[i], want[i]) << "command " << i << ": got " << format_pipe_command(got[i]) << ", want "
+                               << format_pipe_command(want[i]);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // GpuSim implementation: one clock cycle = settle with the current inputs, sample every
 // handshake as the design presents it before the edge, let the DRAM model and the host-side
 // agents compute their responses, clock the edge, then drive the new inputs (registered
-// agents, exactly like tb::axi::DramAgent).
+// agents, as the benches' DramAgent does).
 #include "tessera/sim/gpu_sim.hpp"
 
 #include <fmt/format.h>
@@ -19,9 +19,9 @@
 #include "Vgpu_n1.h"
 #include "Vgpu_n2.h"
 #include "Vgpu_n4.h"
-#include "mem_protocol.hpp"
-#include "tb/signal.hpp"
 #include "tessera/sim/axi_verilated.hpp"
+#include "tessera/sim/mem_protocol.hpp"
+#include "tessera/sim/signal_ref.hpp"
 #include "tessera_spec.h"
 
 #ifndef TESSERA_CP_FW_HEX_DEFAULT
@@ -36,14 +36,6 @@
 #endif
 
 namespace tessera::sim {
-
-namespace mem = tb::mem;
-
-std::string describe(const PipeCommand& c) {
-  std::string s = fmt::format("op=0x{:02x} q={} dsid={} args=[", c.opcode, c.queue, c.dsid);
-  for (std::size_t i = 0; i < c.args.size(); ++i) s += fmt::format("{}0x{:x}", i ? " " : "", c.args[i]);
-  return s + "]";
-}
 
 std::vector<std::uint32_t> load_readmemh(const std::string& path, std::size_t max_words) {
   std::ifstream in(path);
@@ -257,7 +249,7 @@ struct ModelImpl final : GpuSim::Impl {
   std::uint32_t pipe_done_count() const override { return top->pipe_done_count_o; }
   bool pipe_busy() const override { return top->pipe_busy_o; }
   std::vector<std::uint32_t> pipe_stats() const override {
-    tb::SignalRef sig(top->pipe_stat_o);
+    SignalRef sig(top->pipe_stat_o);
     return sig.read_words();
   }
 
@@ -280,7 +272,7 @@ struct ModelImpl final : GpuSim::Impl {
     const bool pipe_mon = t.rst_ni && t.pipe_mon_valid_o;       // any model: CP -> pipeline
     PipeCommand cmd;
     if (pipe_mon) {
-      tb::SignalRef sig(t.pipe_mon_cmd_o);
+      SignalRef sig(t.pipe_mon_cmd_o);
       const mem::Bits b(static_cast<unsigned>(sig.bytes() * 8), sig.read_words());
       cmd.opcode = static_cast<std::uint8_t>(b.get(269, 8));
       cmd.queue = static_cast<std::uint8_t>(b.get(266, 3));
@@ -303,11 +295,11 @@ struct ModelImpl final : GpuSim::Impl {
     const bool host_rsp_fire = (t.pc_rsp_valid_o >> kHostClient & 1U);
     const bool pipe_rsp_fire = (t.pc_rsp_valid_o >> kPipeClient & 1U);
     mem::Rsp host_rsp, pipe_rsp;
-    if (host_rsp_fire) host_rsp = mem::unpack_rsp(mem::read_port(tb::SignalRef(t.pc_rsp_o), mem::kRspW, kHostClient));
-    if (pipe_rsp_fire) pipe_rsp = mem::unpack_rsp(mem::read_port(tb::SignalRef(t.pc_rsp_o), mem::kRspW, kPipeClient));
+    if (host_rsp_fire) host_rsp = mem::unpack_rsp(mem::read_port(SignalRef(t.pc_rsp_o), mem::kRspW, kHostClient));
+    if (pipe_rsp_fire) pipe_rsp = mem::unpack_rsp(mem::read_port(SignalRef(t.pc_rsp_o), mem::kRspW, kPipeClient));
 
     // While reset is asserted the model's port state is held in reset (memory is kept), as
-    // tb::axi::DramAgent does: the design's outputs are not meaningful yet.
+    // the benches' DramAgent does: the design's outputs are not meaningful yet.
     AxiSlaveSignals out = dram.outputs();
     if (t.rst_ni) {
       if (m.arvalid && out.arready) dram_read_seen = true;
@@ -407,7 +399,7 @@ struct ModelImpl final : GpuSim::Impl {
           for (std::size_t j = 0; j < i; ++j)
             if (inflight[j].needs_write && !inflight[j].write_acked) older_pending = true;
           if (older_pending) break;
-          mem::write_port(tb::SignalRef(t.pc_req_i), mem::pack(f.req), kPipeClient);
+          mem::write_port(SignalRef(t.pc_req_i), mem::pack(f.req), kPipeClient);
           pipe_client_busy = true;
           pipe_write_idx = i;
           break;
@@ -473,7 +465,7 @@ struct ModelImpl final : GpuSim::Impl {
     hq.pop_front();
     r.tag = h_next_tag++;
     h_tag_idx[r.tag] = idx;
-    mem::write_port(tb::SignalRef(top->pc_req_i), mem::pack(r), kHostClient);
+    mem::write_port(SignalRef(top->pc_req_i), mem::pack(r), kHostClient);
     h_presented = true;
   }
 

@@ -74,10 +74,4 @@ bool RtlDevice::wait_interrupt(uint64_t timeout_cycles) {
 
 uint64_t RtlDevice::cycles() const { return sim_->cycle(); }
 
-std::vector<driver::PipeCommand> RtlDevice::pipe_log() const {
-  std::vector<driver::PipeCommand> out;
-  for (const auto& c : sim_->pipe_log()) out.push_back({c.opcode, c.queue, c.dsid, c.args});
-  return out;
-}
-
 }  // namespace tessera::sim

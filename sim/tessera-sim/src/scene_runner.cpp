@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "tessera/driver/pipeline_state.hpp"
+#include "tessera/driver/vertex.hpp"
 #include "tessera/sim/rtl_device.hpp"
 #include "tessera/sim/vertex.hpp"
 
@@ -23,31 +25,23 @@ LoadOp load_op(LoadAction a) {
   return LoadOp::DontCare;
 }
 
-uint32_t rgba8(const Vec4& c) {
-  return TS_GEOM_VTX_DW2_R_PUT(to_unorm8(c.x)) | TS_GEOM_VTX_DW2_G_PUT(to_unorm8(c.y)) |
-         TS_GEOM_VTX_DW2_B_PUT(to_unorm8(c.z)) | TS_GEOM_VTX_DW2_A_PUT(to_unorm8(c.w));
-}
+uint32_t rgba8(const Vec4& c) { return pack_rgba8(to_unorm8(c.x), to_unorm8(c.y), to_unorm8(c.z), to_unorm8(c.w)); }
 
-uint32_t cull_reg(Cull c) {
-  const uint32_t mode = c == Cull::Back ? TS_CULL_MODE_BACK : (c == Cull::Front ? TS_CULL_MODE_FRONT : TS_CULL_MODE_NONE);
+CullState cull_state(Cull c) {
+  const CullMode mode = c == Cull::Back ? CullMode::Back : (c == Cull::Front ? CullMode::Front : CullMode::None);
   // Screen y points down, so the scene's counter-clockwise front faces are clockwise on the
-  // GPU's (x right, y up) winding: front_cw = 1 (docs/tessera-sim.md "Winding").
-  return TS_GEOM_CULL_MODE_PUT(mode) | TS_GEOM_CULL_FRONT_CW_PUT(1);
+  // GPU's (x right, y up) winding (docs/tessera-sim.md "Winding").
+  return CullState{mode, FrontFace::Clockwise};
 }
 
-uint32_t depth_func(DepthFunc f) {
+DepthCompare depth_compare(DepthFunc f) {
   switch (f) {
-    case DepthFunc::Never: return TS_DEPTH_FUNC_NEVER;
-    case DepthFunc::Less: return TS_DEPTH_FUNC_LESS;
-    case DepthFunc::LEqual: return TS_DEPTH_FUNC_LEQUAL;
-    case DepthFunc::Always: return TS_DEPTH_FUNC_ALWAYS;
+    case DepthFunc::Never: return DepthCompare::Never;
+    case DepthFunc::Less: return DepthCompare::Less;
+    case DepthFunc::LEqual: return DepthCompare::LEqual;
+    case DepthFunc::Always: return DepthCompare::Always;
   }
-  return TS_DEPTH_FUNC_ALWAYS;
-}
-
-uint32_t tex_ctrl(uint32_t w, uint32_t h) {
-  return TS_RASTER_TEX_CTRL_ENABLE_PUT(1) | TS_RASTER_TEX_CTRL_LOG2_W_PUT(log2_u32(w)) |
-         TS_RASTER_TEX_CTRL_LOG2_H_PUT(log2_u32(h));
+  return DepthCompare::Always;
 }
 
 }  // namespace
@@ -73,8 +67,7 @@ void check_scene_memory(const LoadedScene& ls, uint64_t memory_bytes) {
   for (const PassPlan& pp : plan.passes)
     for (std::size_t k = 0; k < pp.draws.size(); ++k) {
       const ScreenDraw& d = pp.draws[k];
-      const uint64_t isz = d.vertices.size() <= 65536 ? 2 : 4;
-      uses.push_back({d.vertices.size() * kVertexBytes + d.indices.size() * isz,
+      uses.push_back({d.vertices.size() * kVertexBytes + index_buffer_bytes(d.indices.size(), d.vertices.size()),
                       fmt::format("draw {} ({})", d.label, at(pp.spec->draws[k].loc))});
     }
   uint64_t need = 0;
@@ -162,9 +155,7 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
   make_target(kScreenTarget, scene_.scene.width, scene_.scene.height);
   for (const auto& [name, t] : scene_.scene.targets) make_target(name, t.width, t.height);
   for (const auto& [name, tex] : scene_.textures) {
-    Tex t;
-    t.addr = kmd_->allocate(static_cast<uint32_t>(tex.rgba.size()), 64);
-    t.ctrl = tex_ctrl(tex.width, tex.height);
+    TextureBinding t{kmd_->allocate(static_cast<uint32_t>(tex.rgba.size()), 64), tex.width, tex.height};
     upload(t.addr, tex.rgba, setup_upload_bytes_, setup_upload_cycles_, setup_upload_seconds_);
     textures_[name] = t;
   }
@@ -180,19 +171,7 @@ void SceneRunner::close() {
   dev_.reset();
 }
 
-SlcCounters SceneRunner::read_slc() {
-  auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_->read_reg(TS_SLC_BASE_ADDR + off)); };
-  SlcCounters c;
-  c.reads = r(TS_SLC_CNT_READS_OFFSET);
-  c.writes = r(TS_SLC_CNT_WRITES_OFFSET);
-  c.hits = r(TS_SLC_CNT_HITS_OFFSET);
-  c.misses = r(TS_SLC_CNT_MISSES_OFFSET);
-  c.fills = r(TS_SLC_CNT_FILLS_OFFSET);
-  c.writebacks = r(TS_SLC_CNT_WRITEBACKS_OFFSET);
-  c.deleted_dirty = r(TS_SLC_CNT_DELETED_DIRTY_OFFSET);
-  c.deleted_clean = r(TS_SLC_CNT_DELETED_CLEAN_OFFSET);
-  return c;
-}
+SlcCounters SceneRunner::read_slc() { return kmd_->read_slc_counters(); }
 
 std::vector<driver::PipeCommand> SceneRunner::pipe_log() const {
   if (ref_) return ref_->pipe_log();
@@ -232,11 +211,15 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     gp.depth_store = ps.depth_store ? StoreOp::Store : StoreOp::DontCare;
     gp.clear_color = rgba8(ps.clear_color);
     gp.clear_depth = to_depth24(ps.clear_depth);
-    gp.vp_offset_x = t.width * 8;  // width / 2 in 1/16 pixel
-    gp.vp_offset_y = t.height * 8;
-    gp.depth_state = TS_RASTER_DEPTH_FUNC_PUT(depth_func(ps.depth_test ? ps.depth_func : DepthFunc::Always)) |
-                     TS_RASTER_DEPTH_WRITE_EN_PUT(ps.depth_test && ps.depth_write ? 1 : 0);
-    gp.color_state = TS_RASTER_COLOR_WRITE_EN_PUT(ps.color_write ? 1 : 0);
+    PipelineState state;
+    state.viewport = Viewport::centered(t.width, t.height);
+    state.cull = cull_state(ps.cull);
+    state.depth = DepthState{ps.depth_test, depth_compare(ps.depth_func), ps.depth_write};
+    state.color = ColorState{ps.color_write};
+    state.bin_size = cfg_.bin_size;
+    state.distribution = cfg_.least_loaded ? DistributionPolicy::LeastLoaded : DistributionPolicy::RoundRobin;
+    state.subbatch = cfg_.subbatch;
+    gp.state = state;
 
     cb.set_group(*t.group);
     RenderPassDesc rp;
@@ -247,70 +230,45 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     rp.depth = Attachment{t.depth, gp.depth_load, gp.depth_store, t.group};
     rp.clear_color = gp.clear_color;
     rp.clear_depth = gp.clear_depth;
-    // The bin size is the render pass's: RENDERPASS_BEGIN's CLEAR writes each slice's own
-    // tiles, so RASTER.BIN must be final before it (docs/raster.md "The render pass").
-    cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET, {TS_RASTER_BIN_SIZE_PUT(static_cast<uint32_t>(cfg_.bin_size))});
-    cb.begin_render_pass(rp);
-    uint32_t cur_cull = cull_reg(ps.cull), cur_ctrl = 0, cur_base = 0;
-    const uint32_t geom_state[] = {
-        0x10000u, 0x10000u, gp.vp_offset_x, gp.vp_offset_y, cur_cull,
-        TS_GEOM_TILE_SIZE_PUT(static_cast<uint32_t>(cfg_.bin_size)) | TS_GEOM_TILE_SKEW_PUT(1),
-        TS_GEOM_RT_SIZE_WIDTH_PUT(t.width) | TS_GEOM_RT_SIZE_HEIGHT_PUT(t.height),
-        TS_GEOM_SUBBATCH_SIZE_PUT(cfg_.subbatch),
-        TS_GEOM_DIST_POLICY_PUT(cfg_.least_loaded ? TS_DIST_POLICY_LEAST_LOADED : TS_DIST_POLICY_ROUND_ROBIN)};
-    cb.set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET, geom_state);
-    cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET, {gp.depth_state, gp.color_state, cur_ctrl, cur_base});
+    cb.begin_render_pass(rp, state);
     ++st.passes;
     for (const ScreenDraw& d : pp.draws) {
       if (d.indices.empty()) continue;  // everything clipped away: no DRAW
       GpuDraw gd;
       gd.vertex_count = static_cast<uint32_t>(d.vertices.size());
       gd.index_count = static_cast<uint32_t>(d.indices.size());
-      gd.index_type = d.vertices.size() <= 65536 ? IndexType::U16 : IndexType::U32;
-      std::vector<uint8_t> vb(d.vertices.size() * kVertexBytes);
-      for (std::size_t i = 0; i < d.vertices.size(); ++i) {
-        const auto dw = pack_vertex(d.vertices[i]);
-        for (unsigned k = 0; k < kVertexDwords; ++k)
-          for (unsigned b = 0; b < 4; ++b) vb[i * kVertexBytes + k * 4 + b] = static_cast<uint8_t>(dw[k] >> (8 * b));
-      }
-      const unsigned isz = gd.index_type == IndexType::U16 ? 2 : 4;
-      std::vector<uint8_t> ib(d.indices.size() * isz);
-      for (std::size_t i = 0; i < d.indices.size(); ++i)
-        for (unsigned b = 0; b < isz; ++b) ib[i * isz + b] = static_cast<uint8_t>(d.indices[i] >> (8 * b));
+      const std::vector<uint8_t> vb = pack_vertices(d.vertices);
+      IndexBuffer ib = pack_indices(d.indices, d.vertices.size());
+      gd.index_type = ib.type;
       try {
         gd.vertex_addr = kmd_->allocate(static_cast<uint32_t>(vb.size()), 64);
         allocs.push_back(gd.vertex_addr);
-        gd.index_addr = kmd_->allocate(static_cast<uint32_t>(ib.size()), 64);
+        gd.index_addr = kmd_->allocate(static_cast<uint32_t>(ib.bytes.size()), 64);
         allocs.push_back(gd.index_addr);
       } catch (const DriverError& e) {
         for (uint32_t a : allocs) kmd_->free(a);
         throw DriverError(fmt::format("{}:{}:{}: frame {}: draw {}: {} bytes of vertices and indices do not fit: {}",
-                                      scene_.scene.file, d.loc.line, d.loc.column, frame, d.label, vb.size() + ib.size(),
-                                      e.what()));
+                                      scene_.scene.file, d.loc.line, d.loc.column, frame, d.label,
+                                      vb.size() + ib.bytes.size(), e.what()));
       }
       upload(gd.vertex_addr, vb, st.upload_bytes, st.upload_cycles, st.upload_seconds);
-      upload(gd.index_addr, ib, st.upload_bytes, st.upload_cycles, st.upload_seconds);
+      upload(gd.index_addr, ib.bytes, st.upload_bytes, st.upload_cycles, st.upload_seconds);
       st.vertices += d.vertices.size();
       st.vertex_bytes += vb.size();
-      st.index_bytes += ib.size();
+      st.index_bytes += ib.bytes.size();
 
-      gd.cull = cull_reg(d.cull);
+      gd.cull = cull_state(d.cull);
       if (d.texture) {
         if (d.texture_is_target) {
           const Target& src = targets_.at(*d.texture);
-          gd.tex_ctrl = tex_ctrl(src.width, src.height);
-          gd.tex_base = src.color;
+          gd.texture = TextureBinding{src.color, src.width, src.height};
         } else {
-          gd.tex_ctrl = textures_.at(*d.texture).ctrl;
-          gd.tex_base = textures_.at(*d.texture).addr;
+          gd.texture = textures_.at(*d.texture);
         }
       }
-      if (gd.cull != cur_cull) cb.set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSET, {gd.cull});
-      if (gd.tex_ctrl != cur_ctrl || gd.tex_base != cur_base)
-        cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_TEX_CTRL_OFFSET, {gd.tex_ctrl, gd.tex_base});
-      cur_cull = gd.cull;
-      cur_ctrl = gd.tex_ctrl;
-      cur_base = gd.tex_base;
+      state.cull = gd.cull;
+      state.texture = gd.texture;
+      cb.set_state(state);  // writes only what changed since the last draw
       cb.draw(DrawDesc{Topology::TriList, gd.index_type, gd.index_count, gd.vertex_addr, gd.index_addr, 0});
       ++st.draws;
       gp.draws.push_back(gd);

@@ -261,7 +261,7 @@ TEST(Runner, AccumulatingTargetSurvivesAcrossFrames) {
   ASSERT_EQ(ls.scene.warnings.size(), 1u) << "the frame-0 load of the never-written target is warned about";
   const FrameImages ref = run_frames(ls, "ref", 2);
   const FrameImages rtl = run_frames(ls, "rtl", 2);
-  const uint32_t red = 0xFF0000FFu, poison = tessera::driver::RefDevice::kDeletedPoison;
+  const uint32_t red = 0xFF0000FFu, poison = tessera::sim::RefDevice::kDeletedPoison;
   for (uint32_t f = 0; f < 2; ++f) {
     EXPECT_TRUE(rtl.screen[f] == ref.screen[f]) << "frame " << f << ": RTL and reference screens differ";
     EXPECT_TRUE(rtl.rt[f] == ref.rt[f]) << "frame " << f << ": RTL and reference render targets differ";
@@ -287,14 +287,14 @@ TEST(Runner, ReferenceDevicePoisonsDeletedTargets) {
   r.run_frame(0);
   const auto ranges = r.deleted_target_ranges();
   ASSERT_FALSE(ranges.empty());
-  auto* ref = dynamic_cast<tessera::driver::RefDevice*>(&r.device());
+  auto* ref = dynamic_cast<tessera::sim::RefDevice*>(&r.device());
   ASSERT_NE(ref, nullptr);
   EXPECT_GT(ref->poisoned_lines(), 0u);
   const auto [addr, bytes] = ranges.front();  // the color buffer (color store is STORE)
   std::vector<uint8_t> px(bytes);
   r.device().read_mem(addr, px);
-  EXPECT_EQ(count_rgba(px, tessera::driver::RefDevice::kDeletedPoison), bytes / 4);
-  EXPECT_EQ(count_rgba(r.read_screen(), tessera::driver::RefDevice::kDeletedPoison), 0u);
+  EXPECT_EQ(count_rgba(px, tessera::sim::RefDevice::kDeletedPoison), bytes / 4);
+  EXPECT_EQ(count_rgba(r.read_screen(), tessera::sim::RefDevice::kDeletedPoison), 0u);
 }
 
 // Catches (issue 14 item 4): a scene that cannot fit GPU memory failing late with a raw "out of

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tessera/driver/packets.hpp"
+#include "tessera/driver/pipeline_state.hpp"
 #include "tessera/driver/resources.hpp"
 
 namespace tessera::driver {
@@ -103,6 +104,16 @@ class CommandBuffer {
   void begin_render_pass(const RenderPassDesc& desc);
   void end_render_pass();
   void draw(const DrawDesc& d);  // inside a render pass only
+  // Draw-level state (pipeline_state.hpp): the driver writes the registers. This overload
+  // writes RASTER.BIN for state.bin_size (final before RENDERPASS_BEGIN's clear), begins the
+  // pass, then writes the whole state: GEOM VP_SCALE_X..DIST and RASTER DEPTH..TEX_BASE, one
+  // SET_REGS each, GEOM.RT_SIZE from desc's size.
+  void begin_render_pass(const RenderPassDesc& desc, const PipelineState& state);
+  // Inside a pass begun with a state: writes the state groups that differ from the pass's
+  // current state (StateGroup: a texture binding is TEX_CTRL and TEX_BASE together), GEOM
+  // before RASTER, each in register order, adjacent groups in one SET_REGS; nothing if
+  // nothing changed. The bin size belongs to the render pass and cannot change here.
+  void set_state(const PipelineState& state);
   void set_regs(uint32_t offset, std::span<const uint32_t> values);
   void set_regs(uint32_t offset, std::initializer_list<uint32_t> values) {
     set_regs(offset, std::span<const uint32_t>(values.begin(), values.size()));
@@ -178,6 +189,12 @@ class CommandBuffer {
     uint32_t id;
     uint32_t value;
   };
+  // The pipeline state the open render pass has on the GPU (when begun with one).
+  struct PassState {
+    PipelineState state;
+    StateRegisters regs;
+    uint32_t width = 0, height = 0;
+  };
 
   void require_recording(const char* what) const;
   void require_outside_render_pass(const char* what) const;
@@ -199,6 +216,7 @@ class CommandBuffer {
   OpenHold open_rp_;
   const ResourceGroup* current_dsid_group_ = nullptr;  // whose DSID the last DSID_SET set
   std::vector<PendingWait> unmet_waits_;  // waits nothing recorded before them could satisfy
+  std::optional<PassState> pass_state_;
 };
 
 }  // namespace tessera::driver

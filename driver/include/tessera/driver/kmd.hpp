@@ -92,6 +92,13 @@ struct KmdStats {
   uint64_t deferred_reclaimed = 0;  // of those, reclaimed after the submissions retired
 };
 
+// The SLC's access counters (spec/registers/slc.yaml CNT_*): wrapping 32-bit values, so the
+// work of an interval is the difference modulo 2^32.
+struct SlcCounters {
+  uint64_t reads = 0, writes = 0, hits = 0, misses = 0, fills = 0, writebacks = 0, deleted_dirty = 0,
+           deleted_clean = 0;
+};
+
 class Kmd {
  public:
   static constexpr unsigned kHwDsids = 1u << TS_PKT_DSID_SET_DSID_WIDTH;  // 64, 0 = default
@@ -147,6 +154,9 @@ class Kmd {
 
   const KmdStats& stats() const { return stats_; }
   Device& device() { return dev_; }
+  // Reads the SLC's counters, one register at a time in SlcCounters' order (on the RTL each
+  // read takes clock cycles).
+  SlcCounters read_slc_counters();
   // Per queue; a queue that does not exist (or any before init) is a DriverError naming it and
   // the valid range.
   uint32_t ring_addr(unsigned q) const { return queue_at(q, "ring_addr").ring_addr; }

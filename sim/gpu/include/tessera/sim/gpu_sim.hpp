@@ -24,23 +24,14 @@
 #include <string>
 #include <vector>
 
+#include "tessera/driver/pipe_command.hpp"
 #include "tessera/sim/dram_model.hpp"
 
 namespace tessera::sim {
 
-// One command the CP sent to the pipeline (cpfw.yaml PIPE_PUSH): opcode TS_OP_*, queue,
-// hardware DSID, and the argument dwords (SET_REGS: {register offset, value}).
-struct PipeCommand {
-  std::uint8_t opcode = 0;
-  std::uint8_t queue = 0;
-  std::uint8_t dsid = 0;
-  std::vector<std::uint32_t> args;
-  std::uint64_t cycle = 0;  // acceptance cycle
-  bool operator==(const PipeCommand& o) const {
-    return opcode == o.opcode && queue == o.queue && dsid == o.dsid && args == o.args;
-  }
-};
-std::string describe(const PipeCommand& c);
+// The commands the CP sent to the pipeline, in the driver's PipeCommand (cycle = acceptance
+// cycle), the same records the reference device logs.
+using driver::PipeCommand;
 
 // Statistics of one slice (pipe_top stat_o, docs/pipeline.md): wrapping 32-bit counters.
 struct SliceStats {

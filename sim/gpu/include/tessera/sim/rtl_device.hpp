@@ -18,7 +18,7 @@
 #include <memory>
 
 #include "tessera/driver/device.hpp"
-#include "tessera/driver/ref_device.hpp"
+#include "tessera/driver/pipe_command.hpp"
 #include "tessera/sim/gpu_sim.hpp"
 
 namespace tessera::sim {
@@ -38,8 +38,8 @@ class RtlDevice final : public driver::Device {
   uint64_t cycles() const override;
 
   GpuSim& sim() { return *sim_; }
-  // The pipeline commands the stand-in received, in RefDevice's format for comparison.
-  std::vector<driver::PipeCommand> pipe_log() const;
+  // The pipeline commands the CP sent (GpuSim's log), comparable with RefDevice's.
+  const std::vector<driver::PipeCommand>& pipe_log() const { return sim_->pipe_log(); }
 
  private:
   void check_range(uint32_t addr, std::size_t n) const;

@@ -10,13 +10,15 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tessera/driver/device.hpp"
-#include "tessera/driver/ref_device.hpp"
 #include "tessera/driver/packets.hpp"
+#include "tessera/driver/pipeline_state.hpp"
+#include "tessera/sim/ref_device.hpp"
 
 namespace tessera::sim {
 
@@ -26,9 +28,8 @@ struct GpuDraw {
   uint32_t vertex_addr = 0;
   uint32_t index_addr = 0;
   uint32_t vertex_count = 0;
-  uint32_t cull = 0;         // GEOM CULL register value
-  uint32_t tex_ctrl = 0;     // RASTER TEX_CTRL
-  uint32_t tex_base = 0;     // RASTER TEX_BASE
+  driver::CullState cull;
+  std::optional<driver::TextureBinding> texture;
 };
 
 struct GpuPass {
@@ -39,16 +40,14 @@ struct GpuPass {
   driver::StoreOp color_store = driver::StoreOp::Store, depth_store = driver::StoreOp::DontCare;
   uint32_t clear_color = 0;  // RGBA8 as in memory: R in bits 7:0
   uint32_t clear_depth = 0;  // 24-bit
-  uint32_t vp_offset_x = 0, vp_offset_y = 0;  // GEOM VP_OFFSET_X/Y (28.4): width/2, height/2
-  uint32_t depth_state = 0;  // RASTER DEPTH
-  uint32_t color_state = 0;  // RASTER COLOR
+  driver::PipelineState state;  // at the start of the pass (the draws change cull and texture)
   std::vector<GpuDraw> draws;
 };
 
 // The pixels of the reference backend: a pipeline model of the reference device that executes
 // the pipe commands as the reference CP forwards them (RefFrameRenderer). The RTL backend needs
 // none: gpu_top renders by itself.
-class FrameRenderer : public driver::PipelineModel {
+class FrameRenderer : public PipelineModel {
  public:
   virtual std::string_view name() const = 0;
 };

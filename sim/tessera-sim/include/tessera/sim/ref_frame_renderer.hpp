@@ -1,5 +1,5 @@
 // RefFrameRenderer: the pixels of the reference backend. It is the RefDevice's pipeline model
-// (driver::PipelineModel): it executes the pipe commands the reference CP forwards, in order and
+// (PipelineModel, sim/gpu): it executes the pipe commands the reference CP forwards, in order and
 // at the moment they execute, on the bit-exact reference of the raster slices
 // (sim/raster, tessera::sim::raster::RefRenderer).
 //

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "tessera/driver/kmd.hpp"
-#include "tessera/driver/ref_device.hpp"
 #include "tessera/driver/umd.hpp"
 #include "tessera/sim/frame_plan.hpp"
 #include "tessera/sim/frame_renderer.hpp"
+#include "tessera/sim/ref_device.hpp"
 #include "tessera/sim/scene.hpp"
 
 namespace tessera::sim {
@@ -38,7 +38,7 @@ inline constexpr uint64_t kDefaultGpuMemoryBytes = 256ull << 20;
 inline constexpr uint64_t kKmdReserveBytes = 1ull << 20;
 
 struct RunConfig {
-  std::string backend = "rtl";  // "rtl" (RtlDevice) or "ref" (driver::RefDevice)
+  std::string backend = "rtl";  // "rtl" (RtlDevice) or "ref" (RefDevice)
   uint32_t slices = 4;          // rtl: the GPU model's slices (1, 2 or 4); ref: recorded
   uint64_t seed = 1;
   uint64_t memory_bytes = kDefaultGpuMemoryBytes;  // both backends, so allocations land at the same addresses
@@ -60,10 +60,7 @@ struct SliceFrameStats {
   uint64_t busy_cycles = 0;
 };
 
-struct SlcCounters {
-  uint64_t reads = 0, writes = 0, hits = 0, misses = 0, fills = 0, writebacks = 0, deleted_dirty = 0,
-           deleted_clean = 0;
-};
+using driver::SlcCounters;
 
 struct FrameStats {
   uint32_t frame = 0;
@@ -115,9 +112,6 @@ class SceneRunner {
     uint32_t color = 0, depth = 0, width = 0, height = 0;
     driver::ResourceGroup* group = nullptr;
   };
-  struct Tex {
-    uint32_t addr = 0, ctrl = 0;
-  };
   SlcCounters read_slc();
   // Host write of GPU memory, timed into the given upload counters.
   void upload(uint32_t addr, std::span<const uint8_t> bytes, uint64_t& n, uint64_t& cycles, double& seconds);
@@ -126,13 +120,13 @@ class SceneRunner {
   RunConfig cfg_;
   FrameRenderer* renderer_;
   std::unique_ptr<driver::Device> dev_;
-  driver::RefDevice* ref_ = nullptr;
+  RefDevice* ref_ = nullptr;
   RtlDevice* rtl_ = nullptr;
   driver::BinningState binning_;
   std::unique_ptr<driver::Umd> umd_;
   std::unique_ptr<driver::Kmd> kmd_;
   std::map<std::string, Target> targets_;
-  std::map<std::string, Tex> textures_;
+  std::map<std::string, driver::TextureBinding> textures_;
   std::vector<GpuPass> last_passes_;
   uint64_t setup_upload_bytes_ = 0, setup_upload_cycles_ = 0;
   double setup_upload_seconds_ = 0;

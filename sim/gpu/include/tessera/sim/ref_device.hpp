@@ -1,5 +1,6 @@
 // RefDevice: the C++ functional reference of the command processor (ARCHITECTURE.md sections 4
-// and 5.1), one backend of the Device interface. Written from spec/registers/cp.yaml and
+// and 5.1), one backend of the driver's Device interface. A model of the GPU, so it lives in
+// sim/ beside the RTL backend (RtlDevice); the driver knows only the Device interface. Written from spec/registers/cp.yaml and
 // spec/packets.yaml, not from the RTL; docs/driver.md "The reference device" lists every
 // choice it makes where the spec is silent.
 //
@@ -32,25 +33,12 @@
 
 #include "tessera/driver/device.hpp"
 #include "tessera/driver/packets.hpp"
+#include "tessera/driver/pipe_command.hpp"
 #include "tessera/sim/sparse_memory.hpp"
 
-namespace tessera::driver {
+namespace tessera::sim {
 
-// A packet the pipeline executes, as the primitive controller would receive it: DRAW,
-// RENDERPASS_BEGIN/END, SET_BIN_MODE, BIND_VIS_BUFFER, FRAME_END with args = the payload
-// dwords, one record per register of SET_REGS with args = {register offset, value}, and
-// DSID_SET with args = {new DSID} for every DSID_SET packet and for every change of the DSID
-// state at an IB boundary (0 at an IB's start, the caller's on return), as the CP firmware
-// pushes them. dsid is the issuing queue's DSID_SET state when the packet executed (for
-// DSID_SET: the new DSID).
-struct PipeCommand {
-  uint8_t opcode = 0;
-  uint8_t queue = 0;
-  uint8_t dsid = 0;
-  std::vector<uint32_t> args;
-  bool operator==(const PipeCommand&) const = default;
-};
-std::string format_pipe_command(const PipeCommand& c);
+using driver::PipeCommand;
 
 // A packet the CP executed (after COND_EXEC selection and IB expansion), in execution order.
 // pass is the coarse-bin pass of a replayed render-pass body (0 the first time through).
@@ -59,7 +47,7 @@ struct ExecutedPacket {
   uint8_t ib_level = 0;  // 0 ring, 1 IB1, 2 IB2
   uint32_t addr = 0;     // byte address of the header
   uint32_t pass = 0;
-  Dwords dwords;         // header + payload
+  driver::Dwords dwords;  // header + payload
 };
 
 // A delete hint sent to the (absent) SLC by DSID_DELETE.
@@ -73,7 +61,7 @@ struct DeleteHint {
 class PipelineModel {
  public:
   virtual ~PipelineModel() = default;
-  virtual void execute(const PipeCommand& cmd, sim::SparseMemory& memory) = 0;
+  virtual void execute(const PipeCommand& cmd, SparseMemory& memory) = 0;
 };
 
 struct RefDeviceConfig {
@@ -101,7 +89,7 @@ constexpr uint32_t kMagicDw = 0, kVersionDw = 1, kCyclesLoDw = 2, kCyclesHiDw = 
                    kSlcFirstDw = 10, kSlcLastDw = 14, kFrameDw = 15;
 }  // namespace perf_block
 
-class RefDevice final : public Device {
+class RefDevice final : public driver::Device {
  public:
   static constexpr unsigned kMaxQueues = TS_CP_QUEUE_COUNT;
   static constexpr unsigned kBarriers = 1u << TS_PKT_BARRIER_UPDATE_ID_WIDTH;
@@ -141,7 +129,7 @@ class RefDevice final : public Device {
   // Lines DSID_DELETE filled with kDeletedPoison so far, and the DSID tag of a line (0: none).
   uint64_t poisoned_lines() const { return poisoned_lines_; }
   uint8_t line_dsid(uint32_t addr) const;
-  sim::SparseMemory& memory() { return mem_; }
+  SparseMemory& memory() { return mem_; }
   void set_pipeline(PipelineModel* p) { pipeline_ = p; }
 
  private:
@@ -165,7 +153,7 @@ class RefDevice final : public Device {
   struct Inflight {  // the packet a queue is blocked in
     unsigned level = 0;
     uint32_t addr = 0;
-    Dwords dwords;
+    driver::Dwords dwords;
     uint64_t until = 0;
   };
   struct Queue {
@@ -176,8 +164,8 @@ class RefDevice final : public Device {
     bool halted = false;
     std::vector<Level> levels;  // [0] ring, then IB1, IB2
     RenderPass rp;
-    BinningInfo bin;
-    Dwords rp_begin;  // payload of the last RENDERPASS_BEGIN: the targets RENDERPASS_END stores
+    driver::BinningInfo bin;
+    driver::Dwords rp_begin;  // payload of the last RENDERPASS_BEGIN: the targets RENDERPASS_END stores
     Wait wait = Wait::None;
     Inflight inflight;
   };
@@ -193,8 +181,8 @@ class RefDevice final : public Device {
   bool step();                 // one cycle: one packet from the next ready queue
   bool step_queue(unsigned q);  // true if the queue made progress
   bool finish_wait(unsigned q);
-  bool execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwords& pkt);
-  void complete(unsigned q, unsigned level, uint32_t hdr_addr, const Dwords& pkt, bool advance_pos = true);
+  bool execute(unsigned q, unsigned level, uint32_t hdr_addr, const driver::Dwords& pkt);
+  void complete(unsigned q, unsigned level, uint32_t hdr_addr, const driver::Dwords& pkt, bool advance_pos = true);
   void raise(unsigned q, uint32_t code, unsigned level, uint32_t opcode, uint32_t addr);
   bool addr_ok(uint32_t addr, uint64_t bytes, uint32_t align) const;  // inside memory
   bool win_ok(uint32_t addr, uint64_t bytes, uint32_t align) const;   // inside memory and the window
@@ -202,11 +190,11 @@ class RefDevice final : public Device {
   uint32_t stream_addr(const Queue& q, unsigned level, uint64_t pos) const;
   void pipe(unsigned q, uint32_t opcode, std::vector<uint32_t> args);
   void tag_lines(uint32_t addr, uint64_t bytes, uint8_t dsid);  // dsid 0 clears the tags
-  void tag_render_pass_stores(const Dwords& begin_payload);
+  void tag_render_pass_stores(const driver::Dwords& begin_payload);
   void poison_dsid(uint8_t dsid);
 
   RefDeviceConfig cfg_;
-  sim::SparseMemory mem_;
+  SparseMemory mem_;
   uint64_t cycle_ = 0;
   uint32_t ctrl_ = TS_CP_CTRL_RESET;
   uint32_t int_status_ = TS_CP_INT_STATUS_RESET;
@@ -233,4 +221,4 @@ class RefDevice final : public Device {
   uint64_t poisoned_lines_ = 0;
 };
 
-}  // namespace tessera::driver
+}  // namespace tessera::sim

@@ -1,5 +1,5 @@
 // RefDevice: see ref_device.hpp and docs/driver.md "The reference device".
-#include "tessera/driver/ref_device.hpp"
+#include "tessera/sim/ref_device.hpp"
 
 #include <fmt/format.h>
 
@@ -8,19 +8,15 @@
 
 #include "tessera/driver/error.hpp"
 
-namespace tessera::driver {
+namespace tessera::sim {
 
-std::string format_pipe_command(const PipeCommand& c) {
-  std::string s = fmt::format("q{} dsid{} {} [", c.queue, c.dsid, packet_name(c.opcode));
-  for (std::size_t i = 0; i < c.args.size(); ++i) s += fmt::format("{}{:08x}", i ? " " : "", c.args[i]);
-  return s + "]";
-}
+using namespace tessera::driver;
 
 RefDevice::RefDevice(RefDeviceConfig cfg) : cfg_(cfg) {
   if (cfg_.num_queues == 0 || cfg_.num_queues > kMaxQueues)
     throw DriverError(fmt::format("RefDevice: num_queues {} outside 1..{} (spec/registers/cp.yaml QUEUE count)",
                                   cfg_.num_queues, kMaxQueues));
-  if (cfg_.memory_bytes == 0 || cfg_.memory_bytes > sim::SparseMemory::kSpaceBytes)
+  if (cfg_.memory_bytes == 0 || cfg_.memory_bytes > SparseMemory::kSpaceBytes)
     throw DriverError(fmt::format("RefDevice: memory_bytes {} outside 1..4 GiB", cfg_.memory_bytes));
   queues_.resize(cfg_.num_queues);
   for (auto& q : queues_) reset_queue(q);
@@ -629,4 +625,4 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
   return true;
 }
 
-}  // namespace tessera::driver
+}  // namespace tessera::sim

@@ -5,12 +5,10 @@
 #include <array>
 
 #include "tessera/driver/error.hpp"
-#include "tessera/driver/ref_device.hpp"
-#include "test_seed.hpp"
-#include "test_util.hpp"
+#include "tessera/sim/ref_device.hpp"
 
 using namespace tessera::driver;
-using namespace tessera::driver::test;
+using namespace tessera::sim;
 
 namespace {
 
@@ -319,7 +317,8 @@ TEST(RefDevice, DsidDeleteHintThenFenceAndPerfSample) {
   EXPECT_EQ(d.dev.read_mem32(0x6004), 0xD0u) << "DSID 0: no hint, but the fence is written";
   EXPECT_EQ(d.dev.delete_hints().size(), 1u);
   namespace pb = perf_block;  // the layout of firmware/include/cp_fw.h
-  const Dwords blk = read_dwords(d.dev, 0x7000, pb::kDwords);
+  Dwords blk(pb::kDwords);
+  d.dev.read_dwords(0x7000, blk);
   EXPECT_EQ(blk[pb::kMagicDw], pb::kMagic);
   EXPECT_EQ(blk[pb::kVersionDw], pb::kLayoutVersion) << "queue 0, ring level";
   EXPECT_NE(blk[pb::kCyclesLoDw], 0u);

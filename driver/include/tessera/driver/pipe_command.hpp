@@ -1,0 +1,35 @@
+// PipeCommand: one command the CP sends to the pipeline, the unit both device backends report
+// (the reference device's pipe_log, GpuSim's log of the RTL's CP -> pipeline port) so a test
+// can compare them. The driver owns it because it is the driver's vocabulary (packets and
+// registers of spec/); the models in sim/ produce it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::driver {
+
+// A packet the pipeline executes, as the primitive controller receives it (cpfw.yaml
+// PIPE_PUSH): DRAW, RENDERPASS_BEGIN/END, SET_BIN_MODE, BIND_VIS_BUFFER, FRAME_END with args =
+// the payload dwords, one record per register of SET_REGS with args = {register offset,
+// value}, and DSID_SET with args = {new DSID} for every DSID_SET packet and for every change
+// of the DSID state at an IB boundary (0 at an IB's start, the caller's on return), as the CP
+// firmware pushes them. dsid is the issuing queue's DSID_SET state when the packet executed
+// (for DSID_SET: the new DSID).
+struct PipeCommand {
+  uint8_t opcode = 0;  // TS_OP_*
+  uint8_t queue = 0;
+  uint8_t dsid = 0;
+  std::vector<uint32_t> args;
+  uint64_t cycle = 0;  // RTL: the cycle the pipeline accepted it; reference: 0
+  // Equal when the pipeline receives the same thing; when it arrived is not compared.
+  bool operator==(const PipeCommand& o) const {
+    return opcode == o.opcode && queue == o.queue && dsid == o.dsid && args == o.args;
+  }
+};
+
+// "q0 dsid3 DRAW [00000000 ...]" for diagnostics.
+std::string format_pipe_command(const PipeCommand& c);
+
+}  // namespace tessera::driver

@@ -1,0 +1,113 @@
+// PipelineState: the draw-level state an application sets (viewport, face culling, depth and
+// color state, texture binding, bin size, geometry distribution, sub-batch size) and its
+// encoding into the GEOM and RASTER registers of spec/registers/geom.yaml and raster.yaml.
+//
+// Applications hand a PipelineState to CommandBuffer::begin_render_pass and set_state; the
+// driver writes the registers (SET_REGS). Every field position and enum value comes from the
+// generated tessera_spec.h; a value that does not fit its field is a DriverError naming it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "tessera/driver/packets.hpp"
+
+namespace tessera::driver {
+
+enum class CullMode : uint8_t { None = TS_CULL_MODE_NONE, Back = TS_CULL_MODE_BACK, Front = TS_CULL_MODE_FRONT };
+// Which winding is a front face, in the GPU's frame (x right, y up).
+enum class FrontFace : uint8_t { CounterClockwise, Clockwise };
+enum class DepthCompare : uint8_t {
+  Never = TS_DEPTH_FUNC_NEVER,
+  Less = TS_DEPTH_FUNC_LESS,
+  LEqual = TS_DEPTH_FUNC_LEQUAL,
+  Always = TS_DEPTH_FUNC_ALWAYS,
+};
+// How the geometry front end hands sub-batches to the slices (GEOM.DIST).
+enum class DistributionPolicy : uint8_t {
+  RoundRobin = TS_DIST_POLICY_ROUND_ROBIN,
+  LeastLoaded = TS_DIST_POLICY_LEAST_LOADED,
+};
+
+// Screen position = vertex position x scale + offset (GEOM.VP_*).
+struct Viewport {
+  double scale_x = 1.0, scale_y = 1.0;    // s15.16 on the GPU
+  double offset_x = 0.0, offset_y = 0.0;  // pixels; 1/16 pixel on the GPU
+  // Scale 1 and the origin at the centre of a width x height target.
+  static Viewport centered(uint32_t width, uint32_t height) {
+    return Viewport{1.0, 1.0, width / 2.0, height / 2.0};
+  }
+  bool operator==(const Viewport&) const = default;
+};
+
+struct CullState {
+  CullMode mode = CullMode::None;
+  FrontFace front = FrontFace::CounterClockwise;
+  bool operator==(const CullState&) const = default;
+};
+
+// test false: every fragment passes and none writes depth (compare ALWAYS, writes off), whatever
+// compare and write say.
+struct DepthState {
+  bool test = false;
+  DepthCompare compare = DepthCompare::Less;
+  bool write = false;
+  bool operator==(const DepthState&) const = default;
+};
+
+struct ColorState {
+  bool write = true;
+  bool operator==(const ColorState&) const = default;
+};
+
+// An RGBA8 texture in GPU memory, width x height texels, each a power of two in 1..2048.
+struct TextureBinding {
+  uint32_t addr = 0;
+  uint32_t width = 1, height = 1;
+  bool operator==(const TextureBinding&) const = default;
+};
+
+struct PipelineState {
+  Viewport viewport;
+  CullState cull;
+  DepthState depth;
+  ColorState color;
+  std::optional<TextureBinding> texture;  // none: vertex colour only
+  BinSize bin_size = BinSize::Px32;       // fixed for a render pass (RASTER.BIN, GEOM.TILE)
+  DistributionPolicy distribution = DistributionPolicy::RoundRobin;
+  uint32_t subbatch = 256;                // primitives per sub-batch, 16..1024
+  bool operator==(const PipelineState&) const = default;
+};
+
+// The register values of a PipelineState. geom[] holds the run of GEOM registers from
+// VP_SCALE_X to DIST, raster[] the run of RASTER registers from DEPTH to TEX_BASE, each in
+// register order (index = (offset - first offset) / 4; the spec keeps each run contiguous,
+// checked at compile time). raster_bin is RASTER.BIN, written before RENDERPASS_BEGIN.
+struct StateRegisters {
+  static constexpr uint32_t kGeomFirst = TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET;
+  static constexpr uint32_t kGeomCount = (TS_GEOM_DIST_OFFSET - TS_GEOM_VP_SCALE_X_OFFSET) / 4 + 1;
+  static constexpr uint32_t kRasterFirst = TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET;
+  static constexpr uint32_t kRasterCount = (TS_RASTER_TEX_BASE_OFFSET - TS_RASTER_DEPTH_OFFSET) / 4 + 1;
+  static constexpr uint32_t kRasterBin = TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET;
+  std::array<uint32_t, kGeomCount> geom{};
+  std::array<uint32_t, kRasterCount> raster{};
+  uint32_t raster_bin = 0;
+};
+
+// Each register of the runs, by its spec offset (for the encoder and its tests).
+constexpr unsigned geom_index(uint32_t geom_offset) { return (geom_offset - TS_GEOM_VP_SCALE_X_OFFSET) / 4; }
+constexpr unsigned raster_index(uint32_t raster_offset) { return (raster_offset - TS_RASTER_DEPTH_OFFSET) / 4; }
+
+// Encodes the state for a render target of width x height pixels (GEOM.RT_SIZE). Throws
+// DriverError for a value outside its field (viewport, sub-batch, texture size, target size).
+StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint32_t target_height);
+
+// The state groups set_state() rewrites as a unit: a group is written when any of its registers
+// changes (a texture binding is TEX_CTRL and TEX_BASE together). Index: the register's position
+// in StateRegisters::geom / raster.
+enum class StateGroup : uint8_t { Viewport, Cull, Tile, TargetSize, Subbatch, Distribution, Depth, Color, Texture };
+StateGroup geom_group(unsigned geom_index);
+StateGroup raster_group(unsigned raster_index);
+
+}  // namespace tessera::driver

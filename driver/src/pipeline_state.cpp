@@ -1,0 +1,119 @@
+#include "tessera/driver/pipeline_state.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "tessera/driver/error.hpp"
+
+namespace tessera::driver {
+
+namespace {
+
+// The state is written as two SET_REGS runs, so every register of a run must sit between its
+// first and last, once: the spec keeps them contiguous and in this set.
+constexpr bool distinct_in_run(std::initializer_list<unsigned> idx, unsigned count) {
+  bool seen[32] = {};
+  for (unsigned i : idx) {
+    if (i >= count || seen[i]) return false;
+    seen[i] = true;
+  }
+  return idx.size() == count;
+}
+static_assert(distinct_in_run({geom_index(TS_GEOM_VP_SCALE_X_OFFSET), geom_index(TS_GEOM_VP_SCALE_Y_OFFSET),
+                               geom_index(TS_GEOM_VP_OFFSET_X_OFFSET), geom_index(TS_GEOM_VP_OFFSET_Y_OFFSET),
+                               geom_index(TS_GEOM_CULL_OFFSET), geom_index(TS_GEOM_TILE_OFFSET),
+                               geom_index(TS_GEOM_RT_SIZE_OFFSET), geom_index(TS_GEOM_SUBBATCH_OFFSET),
+                               geom_index(TS_GEOM_DIST_OFFSET)},
+                              StateRegisters::kGeomCount),
+              "GEOM VP_SCALE_X..DIST is no longer one contiguous run of the state registers");
+static_assert(distinct_in_run({raster_index(TS_RASTER_DEPTH_OFFSET), raster_index(TS_RASTER_COLOR_OFFSET),
+                               raster_index(TS_RASTER_TEX_CTRL_OFFSET), raster_index(TS_RASTER_TEX_BASE_OFFSET)},
+                              StateRegisters::kRasterCount),
+              "RASTER DEPTH..TEX_BASE is no longer one contiguous run of the state registers");
+
+[[noreturn]] void bad(const std::string& msg) { throw DriverError("pipeline state: " + msg); }
+
+// A real number as a two's complement 32-bit fixed-point register value with `frac` fraction
+// bits; not representable (or not finite) is an error naming the field.
+uint32_t fixed32(double v, int frac, const char* field) {
+  const double s = std::round(v * std::ldexp(1.0, frac));
+  if (!std::isfinite(s) || s < -2147483648.0 || s > 2147483647.0)
+    bad(fmt::format("{} {} does not fit its 32-bit field with {} fraction bits", field, v, frac));
+  return static_cast<uint32_t>(static_cast<int32_t>(s));
+}
+
+uint32_t log2_exact(uint32_t v, const char* what) {
+  const uint32_t max_log2 = TS_RASTER_TEX_CTRL_LOG2_W_MASK >> TS_RASTER_TEX_CTRL_LOG2_W_LSB;
+  for (uint32_t l = 0; l <= max_log2 && l < 12; ++l)
+    if (v == (1u << l)) return l;
+  bad(fmt::format("texture {} {} is not a power of two in 1..2048", what, v));
+}
+
+// GEOM.VP_SCALE_*: s15.16; GEOM.VP_OFFSET_*: 1/16 pixel (the register descriptions).
+constexpr int kScaleFractionBits = 16;
+constexpr int kOffsetFractionBits = 4;
+
+}  // namespace
+
+StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint32_t target_height) {
+  const uint32_t max_w = TS_GEOM_RT_SIZE_WIDTH_MASK >> TS_GEOM_RT_SIZE_WIDTH_LSB;
+  const uint32_t max_h = TS_GEOM_RT_SIZE_HEIGHT_MASK >> TS_GEOM_RT_SIZE_HEIGHT_LSB;
+  if (target_width < 1 || target_width > max_w || target_height < 1 || target_height > max_h)
+    bad(fmt::format("render target {}x{} outside GEOM.RT_SIZE's 1..{} x 1..{}", target_width, target_height, max_w,
+                    max_h));
+  const uint32_t max_sub = TS_GEOM_SUBBATCH_SIZE_MASK >> TS_GEOM_SUBBATCH_SIZE_LSB;
+  if (s.subbatch < 16 || s.subbatch > 1024 || s.subbatch > max_sub)
+    bad(fmt::format("sub-batch size {} outside 16..1024 (GEOM.SUBBATCH)", s.subbatch));
+  if (s.bin_size > BinSize::Px64) bad(fmt::format("unknown bin size {}", static_cast<unsigned>(s.bin_size)));
+
+  StateRegisters r;
+  auto& g = r.geom;
+  g[geom_index(TS_GEOM_VP_SCALE_X_OFFSET)] = fixed32(s.viewport.scale_x, kScaleFractionBits, "viewport scale_x");
+  g[geom_index(TS_GEOM_VP_SCALE_Y_OFFSET)] = fixed32(s.viewport.scale_y, kScaleFractionBits, "viewport scale_y");
+  g[geom_index(TS_GEOM_VP_OFFSET_X_OFFSET)] = fixed32(s.viewport.offset_x, kOffsetFractionBits, "viewport offset_x");
+  g[geom_index(TS_GEOM_VP_OFFSET_Y_OFFSET)] = fixed32(s.viewport.offset_y, kOffsetFractionBits, "viewport offset_y");
+  g[geom_index(TS_GEOM_CULL_OFFSET)] =
+      TS_GEOM_CULL_MODE_PUT(static_cast<uint32_t>(s.cull.mode)) |
+      TS_GEOM_CULL_FRONT_CW_PUT(s.cull.front == FrontFace::Clockwise ? 1u : 0u);
+  // Tile ownership skew between rows: the reset value, the one the raster slices are built with.
+  g[geom_index(TS_GEOM_TILE_OFFSET)] =
+      TS_GEOM_TILE_SIZE_PUT(static_cast<uint32_t>(s.bin_size)) | TS_GEOM_TILE_SKEW_PUT(TS_GEOM_TILE_SKEW_RESET);
+  g[geom_index(TS_GEOM_RT_SIZE_OFFSET)] =
+      TS_GEOM_RT_SIZE_WIDTH_PUT(target_width) | TS_GEOM_RT_SIZE_HEIGHT_PUT(target_height);
+  g[geom_index(TS_GEOM_SUBBATCH_OFFSET)] = TS_GEOM_SUBBATCH_SIZE_PUT(s.subbatch);
+  g[geom_index(TS_GEOM_DIST_OFFSET)] = TS_GEOM_DIST_POLICY_PUT(static_cast<uint32_t>(s.distribution));
+
+  auto& ra = r.raster;
+  const DepthCompare cmp = s.depth.test ? s.depth.compare : DepthCompare::Always;
+  ra[raster_index(TS_RASTER_DEPTH_OFFSET)] = TS_RASTER_DEPTH_FUNC_PUT(static_cast<uint32_t>(cmp)) |
+                                             TS_RASTER_DEPTH_WRITE_EN_PUT(s.depth.test && s.depth.write ? 1u : 0u);
+  ra[raster_index(TS_RASTER_COLOR_OFFSET)] = TS_RASTER_COLOR_WRITE_EN_PUT(s.color.write ? 1u : 0u);
+  if (s.texture) {
+    ra[raster_index(TS_RASTER_TEX_CTRL_OFFSET)] = TS_RASTER_TEX_CTRL_ENABLE_PUT(1) |
+                                                  TS_RASTER_TEX_CTRL_LOG2_W_PUT(log2_exact(s.texture->width, "width")) |
+                                                  TS_RASTER_TEX_CTRL_LOG2_H_PUT(log2_exact(s.texture->height, "height"));
+    ra[raster_index(TS_RASTER_TEX_BASE_OFFSET)] = TS_RASTER_TEX_BASE_ADDR_PUT(s.texture->addr);
+  }
+  r.raster_bin = TS_RASTER_BIN_SIZE_PUT(static_cast<uint32_t>(s.bin_size));
+  return r;
+}
+
+StateGroup geom_group(unsigned i) {
+  if (i == geom_index(TS_GEOM_VP_SCALE_X_OFFSET) || i == geom_index(TS_GEOM_VP_SCALE_Y_OFFSET) ||
+      i == geom_index(TS_GEOM_VP_OFFSET_X_OFFSET) || i == geom_index(TS_GEOM_VP_OFFSET_Y_OFFSET))
+    return StateGroup::Viewport;
+  if (i == geom_index(TS_GEOM_CULL_OFFSET)) return StateGroup::Cull;
+  if (i == geom_index(TS_GEOM_TILE_OFFSET)) return StateGroup::Tile;
+  if (i == geom_index(TS_GEOM_RT_SIZE_OFFSET)) return StateGroup::TargetSize;
+  if (i == geom_index(TS_GEOM_SUBBATCH_OFFSET)) return StateGroup::Subbatch;
+  return StateGroup::Distribution;
+}
+
+StateGroup raster_group(unsigned i) {
+  if (i == raster_index(TS_RASTER_DEPTH_OFFSET)) return StateGroup::Depth;
+  if (i == raster_index(TS_RASTER_COLOR_OFFSET)) return StateGroup::Color;
+  return StateGroup::Texture;
+}
+
+}  // namespace tessera::driver
