@@ -45,6 +45,14 @@ uint32_t Register::access_mask(Access a) const {
   return m;
 }
 
+bool Register::bus_writable(bool in_band_state) const {
+  for (const auto& f : fields) {
+    if (f.access == Access::WO || f.access == Access::W1C) return true;
+    if (f.access == Access::RW && !in_band_state) return true;
+  }
+  return false;
+}
+
 std::string Register::access_summary() const {
   std::string s;
   for (Access a : {Access::RW, Access::RO, Access::WO, Access::W1C}) {

@@ -18,6 +18,12 @@ std::vector<OutputFile> generate(const Spec& spec, const OutputDirs& dirs, Diagn
   if (!diag.ok()) return {};
   if (!dirs.sv.empty()) files.push_back({dirs.sv / kSvPackageFile, std::move(sv)});
   if (!dirs.c.empty()) files.push_back({dirs.c / kCHeaderFile, std::move(c)});
+  if (!dirs.sv.empty()) {
+    for (const auto& b : spec.blocks) {
+      files.push_back({dirs.sv / (regtop_package_name(b) + ".sv"), emit_regtop_package(b)});
+      files.push_back({dirs.sv / (regtop_module_name(b) + ".sv"), emit_regtop_module(b)});
+    }
+  }
   if (!dirs.md.empty()) {
     if (!spec.packets_file.empty()) files.push_back({dirs.md / kPacketsMdFile, emit_packets_md(spec)});
     if (!spec.register_files.empty()) {

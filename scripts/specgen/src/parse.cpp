@@ -146,9 +146,13 @@ void parse_packet(const YAML::Node& node, const Where& where, Spec& spec, Diagno
 std::optional<Register> parse_register(const YAML::Node& node, const Where& where,
                                        Diagnostics& diag) {
   MapReader m(node, where, diag,
-              {"name", "offset", "access", "reset", "description", "fields"});
+              {"name", "offset", "access", "reset", "description", "fields", "write_strobe",
+               "read_strobe", "write_error"});
   if (!m.valid()) return std::nullopt;
   Register r;
+  r.write_strobe = m.boolean("write_strobe", Need::Optional).value_or(false);
+  r.read_strobe = m.boolean("read_strobe", Need::Optional).value_or(false);
+  r.write_error = m.boolean("write_error", Need::Optional).value_or(false);
   r.name = m.identifier("name", Need::Required, IdStyle::Upper).value_or("");
   r.offset = m.uint("offset", Need::Required).value_or(0);
   r.access = m.access("access", Need::Required).value_or(Access::RW);
@@ -236,8 +240,17 @@ void parse_register_file(const std::string& path, Spec& spec, Diagnostics& diag)
   Block block;
   block.file = path;
   if (auto bnode = top.mapping("block", Need::Required)) {
-    MapReader b(*bnode, top.at("block"), diag, {"name", "base", "size", "description"});
+    MapReader b(*bnode, top.at("block"), diag,
+                {"name", "base", "size", "description", "state_writes"});
     if (b.valid()) {
+      if (auto sw = b.string("state_writes", Need::Optional)) {
+        if (*sw == "in_band") {
+          block.in_band_state = true;
+        } else if (*sw != "bus") {
+          diag.error(b.at("state_writes"),
+                     fmt::format("state_writes must be 'bus' or 'in_band', not '{}'", *sw));
+        }
+      }
       block.name = b.identifier("name", Need::Required, IdStyle::Upper).value_or("");
       block.base = b.uint("base", Need::Required).value_or(0);
       block.size = b.uint("size", Need::Required).value_or(0);

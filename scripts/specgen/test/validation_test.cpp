@@ -416,6 +416,18 @@ TEST(SpecValidation, RegisterOffsetsMustBeAlignedAndInside) {
                "offset 0x10 of register 'B' lies outside the block's 0x10-byte aperture");
 }
 
+TEST(SpecValidation, StateWritesMustBeBusOrInBand) {
+  // Catches a misspelt state_writes silently generating a register top whose state the bus
+  // can write (the block's command-stream ordering would be bypassed).
+  TempDir dir;
+  const Loaded l = load(dir, "",
+                        {"block: {name: BLK, base: 0x0, size: 0x10, state_writes: inband, description: B.}\n"
+                         "registers:\n"
+                         "  - {name: A, offset: 0x0, access: rw, description: A., fields: [{name: v, bits: \"0\", description: V.}]}\n"});
+  EXPECT_ERROR(l, l.register_paths[0], 1, 57, "block.state_writes",
+               "state_writes must be 'bus' or 'in_band', not 'inband'");
+}
+
 TEST(SpecValidation, HugeValuesDoNotWrapAround) {
   // Catches 64-bit wrap-around letting an absurd offset, stride or length pass the range checks.
   TempDir dir;

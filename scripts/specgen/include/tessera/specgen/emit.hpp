@@ -24,6 +24,31 @@ std::string emit_c_header(const Spec& spec, Diagnostics& diag);
 std::string emit_packets_md(const Spec& spec);    // only meaningful with a packets file
 std::string emit_registers_md(const Spec& spec);  // only meaningful with register files
 
+// Register tops (docs/spec-generator.md, "Register tops"): per block, <block>_reg_pkg.sv with
+// the reg2hw / hw2reg structs and <block>_reg_top.sv, the module that decodes the bus.
+std::string regtop_module_name(const Block& b);   // geom_reg_top
+std::string regtop_package_name(const Block& b);  // geom_reg_pkg
+std::string emit_regtop_package(const Block& b);
+std::string emit_regtop_module(const Block& b);
+
+// One member of a register top's reg2hw or hw2reg struct and its bits in the packed struct,
+// for benches that drive a verilated register top from the spec.
+struct RegtopMember {
+  // Value: a stored or write-only field (reg2hw) or a read-only field's value (hw2reg);
+  // Set: a w1c field's hardware set (hw2reg); Qe / Re: strobes (reg2hw); Werr (hw2reg).
+  enum class Kind { Value, Set, Qe, Re, Werr };
+  const Register* reg = nullptr;
+  const RegisterArray* array = nullptr;  // null for a plain register
+  const Field* field = nullptr;          // null for Qe, Re, Werr
+  Kind kind = Kind::Value;
+  std::string id;      // the register's struct member: "cull", "slice_subbatches"
+  std::string member;  // a field name, "<field>_set", "qe", "re" or "werr"
+  unsigned lsb = 0;    // in the whole reg2hw / hw2reg vector
+  unsigned width = 0;  // all instances: count * the field's width
+  unsigned count = 1;  // instances (array count)
+};
+std::vector<RegtopMember> regtop_layout(const Block& b, bool reg2hw);
+
 struct OutputDirs {
   std::filesystem::path sv;  // empty: not generated
   std::filesystem::path c;

@@ -108,10 +108,15 @@ struct Register {
   uint64_t offset = 0;  // bytes from the block base, or from the array instance for array members
   Access access = Access::RW;    // default for fields that do not state their own
   std::optional<uint64_t> reset;  // optional cross-check of the fields' resets
+  // Side-effect hooks of the generated register top (docs/spec-generator.md, "Register tops"):
+  bool write_strobe = false;  // reg2hw .qe pulses on every accepted bus write (always for wo fields)
+  bool read_strobe = false;   // reg2hw .re pulses on every accepted bus read
+  bool write_error = false;   // hw2reg .werr: a bus write while it is 1 answers err, stores nothing
   std::vector<Field> fields;
   Origin origin;
 
   uint32_t reset_value() const;             // composed from the fields
+  bool bus_writable(bool in_band_state) const;  // a bus write to it can succeed
   uint32_t access_mask(Access a) const;     // bits of fields with this access
   // The fields' accesses: "rw", or "ro/w1c" for a register mixing kinds (in Access order).
   std::string access_summary() const;
@@ -133,6 +138,10 @@ struct Block {
   std::string description;
   uint64_t base = 0;
   uint64_t size = 0;
+  // `state_writes: in_band`: the rw fields are written only through the register top's in-band
+  // port (the command stream's SET_REGS, ordered with the draws); a bus write to a register
+  // with nothing else writable answers err. Default `bus`.
+  bool in_band_state = false;
   std::vector<Register> registers;
   std::vector<RegisterArray> arrays;
   std::string file;
