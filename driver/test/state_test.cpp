@@ -74,7 +74,8 @@ TEST(PipelineStateEncoding, DepthTestOffPassesAllAndWritesNothing) {
 }
 
 TEST(PipelineStateEncoding, CenteredViewportIsHalfTheTargetIn16thPixels) {
-  const StateRegisters r = encode_state(state_with([](PipelineState& s) { s.viewport = Viewport::centered(640, 48); }), 640, 48);
+  const PipelineState s = state_with([](PipelineState& st) { st.viewport = Viewport::centered(640, 48); });
+  const StateRegisters r = encode_state(s, 640, 48);
   EXPECT_EQ(geom(r, TS_GEOM_VP_SCALE_X_OFFSET), TS_GEOM_VP_SCALE_X_RESET);  // 1.0
   EXPECT_EQ(geom(r, TS_GEOM_VP_OFFSET_X_OFFSET), 640u * 8);
   EXPECT_EQ(geom(r, TS_GEOM_VP_OFFSET_Y_OFFSET), 48u * 8);
