@@ -139,7 +139,8 @@ Dw random_packet(std::mt19937 &rng)
     case 0:
     case 1: return nop(pick(12), rng());
     case 2: return draw(1 + pick(100), 0x8000 + 16 * pick(64));
-    case 3: return draw(3 * (1 + pick(20)), 0x8000, TS_TOPOLOGY_TRI_LIST, TS_INDEX_TYPE_U16, 0x9000);
+    case 3:
+      return draw(3 * (1 + pick(20)), 0x8000, TS_TOPOLOGY_TRI_LIST, TS_INDEX_TYPE_U16, 0x9000);
     case 4: return draw(4, 0x8000, TS_TOPOLOGY_PATCH_QUAD, TS_INDEX_TYPE_U32, 0x9000, 0xa000);
     case 5:
     case 6: {
@@ -154,7 +155,7 @@ Dw random_packet(std::mt19937 &rng)
   }
 }
 
-// ==== tests ========================================================================================
+// ==== tests =====================================================================================
 
 // Catches: any packet the fast path executes differently from the general path (arguments,
 // DSID tag, command count, RPTR, statistics), over a long random valid stream.
@@ -207,7 +208,8 @@ void expect_set_regs_range(const RegRange &r)
   // alone (65535 dwords published at most); shorter ones sit between two DRAWs.
   const bool alone = r.count > 1000;
   const uint32_t pos = alone ? 0u : 6u;  // the SET_REGS header's ring index
-  const Dw stream = alone ? set_regs(r.offset, values) : cat({draw(3), set_regs(r.offset, values), draw(6)});
+  const Dw stream =
+      alone ? set_regs(r.offset, values) : cat({draw(3), set_regs(r.offset, values), draw(6)});
   const Outcome o = expect_same(ring(stream, alone ? 16 : 12, 0x40000));
   const size_t first = alone ? 0 : 1;  // the first register's command
   if (r.ok) {

@@ -28,8 +28,9 @@ inline Dw nop(uint32_t n, uint32_t fill = 0xdeadbeef)
   return p;
 }
 
-inline Dw draw(uint32_t count, uint32_t vertex_addr = 0x8000, uint32_t topology = TS_TOPOLOGY_TRI_LIST,
-        uint32_t index_type = TS_INDEX_TYPE_NONE, uint32_t index_addr = 0, uint32_t tf_addr = 0)
+inline Dw draw(uint32_t count, uint32_t vertex_addr = 0x8000,
+               uint32_t topology = TS_TOPOLOGY_TRI_LIST, uint32_t index_type = TS_INDEX_TYPE_NONE,
+               uint32_t index_addr = 0, uint32_t tf_addr = 0)
 {
   return {TS_PKT_DRAW_HEADER,
           TS_PKT_DRAW_TOPOLOGY_PUT(topology) | TS_PKT_DRAW_INDEX_TYPE_PUT(index_type),
