@@ -1,4 +1,5 @@
-// fuzz_cp_fw: the CP firmware's packet parser and executor (firmware/src/cp_exec.c, cp_sched.c, cp_sync.c, cp_stream.c),
+// fuzz_cp_fw: the CP firmware's packet parser and executor (firmware/src/cp_exec.c,
+// cp_sched.c, cp_sync.c, cp_stream.c),
 // built for the host against the host tests' fake register layer (firmware/test/fake_gpu.*).
 //
 // The input is a host: a small configuration, then dword streams the host writes into the two
