@@ -24,8 +24,10 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--registers", inputs.registers, "register block specs, one block per file")
       ->check(CLI::ExistingFile);
+  app.add_option("--layouts", inputs.layouts, "layout spec (spec/layouts.yaml)")
+      ->check(CLI::ExistingFile);
   app.add_option("--out-sv", out_sv, "directory for tessera_spec_pkg.sv");
-  app.add_option("--out-c", out_c, "directory for tessera_spec.h");
+  app.add_option("--out-c", out_c, "directory for tessera_spec.h and tessera_layouts.hpp");
   app.add_option("--out-md", out_md, "directory for packets.md and registers.md");
   app.add_flag("--check", check_only, "validate only, write nothing");
   app.add_flag("-q,--quiet", quiet, "do not list the files written");

@@ -273,10 +273,58 @@ void parse_register_file(const std::string& path, Spec& spec, Diagnostics& diag)
   spec.blocks.push_back(std::move(block));
 }
 
+// spec/layouts.yaml: fields listed from bit 0 upwards, each placed right above the previous.
+void parse_layouts_file(const std::string& path, Spec& spec, Diagnostics& diag) {
+  spec.layouts_file = path;
+  auto root = load_yaml(path, diag);
+  if (!root) return;
+  MapReader top(*root, Where{Loc{path, 1, 1}, ""}, diag, {"enums", "layouts"});
+  if (!top.valid()) return;
+  parse_enums(top, path, spec, diag);
+  auto items = top.sequence("layouts", Need::Required);
+  if (!items) return;
+  for (const auto& [node, where] : *items) {
+    MapReader m(node, where, diag, {"name", "description", "sv_package", "width", "fields"});
+    if (!m.valid()) continue;
+    Layout l;
+    l.name = m.identifier("name", Need::Required, IdStyle::Lower).value_or("");
+    l.description = m.string("description", Need::Required).value_or("");
+    l.sv_package = m.identifier("sv_package", Need::Optional, IdStyle::Lower).value_or("");
+    l.width = m.uint("width", Need::Optional);
+    unsigned lsb = 0;
+    if (auto fields = m.sequence("fields", Need::Required)) {
+      if (fields->empty()) diag.error(m.at("fields"), "a layout needs at least one field");
+      for (const auto& [fnode, fwhere] : *fields) {
+        MapReader fm(fnode, fwhere, diag,
+                     {"name", "width", "description", "enum", "signed", "reserved"});
+        if (!fm.valid()) continue;
+        Field f;
+        f.name = fm.identifier("name", Need::Required, IdStyle::Lower).value_or("");
+        f.description = fm.string("description", Need::Required).value_or("");
+        f.enum_name = fm.identifier("enum", Need::Optional, IdStyle::Lower).value_or("");
+        f.is_signed = fm.boolean("signed", Need::Optional).value_or(false);
+        f.reserved = fm.boolean("reserved", Need::Optional).value_or(false);
+        uint64_t w = fm.uint("width", Need::Required).value_or(1);
+        if (w < 1 || w > 4096) {
+          diag.error(fm.at("width"), fmt::format("width {} is outside 1..4096", w));
+          w = 1;
+        }
+        f.bits = BitRange{lsb, lsb + static_cast<unsigned>(w) - 1};
+        lsb += static_cast<unsigned>(w);
+        f.origin = fm.origin();
+        l.fields.push_back(std::move(f));
+      }
+    }
+    l.origin = m.origin();
+    spec.layouts.push_back(std::move(l));
+  }
+}
+
 Spec load_spec(const SpecInputs& inputs, Diagnostics& diag) {
   Spec spec;
   if (!inputs.packets.empty()) parse_packets_file(inputs.packets, spec, diag);
   for (const auto& r : inputs.registers) parse_register_file(r, spec, diag);
+  if (!inputs.layouts.empty()) parse_layouts_file(inputs.layouts, spec, diag);
   // Semantic checks on a half-parsed spec would mostly repeat the parse errors.
   if (diag.ok()) validate(spec, diag);
   return spec;

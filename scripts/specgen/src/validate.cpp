@@ -37,6 +37,7 @@ class Validator {
     if (s_.header) check_header();
     check_packets();
     check_blocks();
+    check_layouts();
     resolve_enum_widths();
   }
 
@@ -515,6 +516,57 @@ class Validator {
                  fmt::format("register reset {:#010x} disagrees with its fields' resets, which "
                              "compose to {:#010x}; fix one (or drop the register-level reset)",
                              *r.reset, r.reset_value()));
+      }
+    }
+  }
+
+  // ---- layouts (spec/layouts.yaml) ------------------------------------------------------------
+  void check_layouts() {
+    std::map<std::string, Where> layout_names;
+    for (const auto& l : s_.layouts) {
+      if (auto [it, fresh] = layout_names.emplace(l.name, l.origin.at("name")); !fresh) {
+        d_.error(l.origin.at("name"), fmt::format("layout '{}' is already defined at {}", l.name,
+                                                  loc_str(it->second)));
+      }
+      // Packet payload structs are generated as ts_pkt_<packet>_t next to the layouts.
+      if (l.name.rfind("pkt_", 0) == 0) {
+        d_.error(l.origin.at("name"),
+                 fmt::format("layout name '{}': names starting with 'pkt_' are the packet "
+                             "payload structs' (generated from packets.yaml)",
+                             l.name));
+      }
+      if (!l.sv_package.empty() && (l.sv_package.size() < 5 ||
+                                    l.sv_package.compare(l.sv_package.size() - 4, 4, "_pkg") != 0)) {
+        d_.error(l.origin.at("sv_package"),
+                 fmt::format("sv_package '{}' must name an SV package ending in _pkg (it `includes "
+                             "the generated {}_layouts.svh)",
+                             l.sv_package, l.sv_package));
+      }
+      std::map<std::string, Where> field_names;
+      for (const auto& f : l.fields) {
+        if (auto [it, fresh] = field_names.emplace(f.name, f.origin.at("name")); !fresh) {
+          d_.error(f.origin.at("name"), fmt::format("layout '{}' already has a field named '{}' "
+                                                    "(at {})",
+                                                    l.name, f.name, loc_str(it->second)));
+        }
+        if (f.is_signed && !f.enum_name.empty()) {
+          d_.error(f.origin.at("signed"),
+                   fmt::format("field '{}' holds enum '{}' and cannot be signed", f.name, f.enum_name));
+        }
+        if (f.is_signed && f.bits.width() > 64) {
+          d_.error(f.origin.at("signed"), fmt::format("signed field '{}' is {} bits wide; at most 64",
+                                                      f.name, f.bits.width()));
+        }
+        if (f.reserved && (f.is_signed || !f.enum_name.empty())) {
+          d_.error(f.origin.at("reserved"),
+                   fmt::format("reserved field '{}' cannot be signed or hold an enum", f.name));
+        }
+        note_enum_use(f, "layout field");
+      }
+      if (l.width && *l.width != l.total_width()) {
+        d_.error(l.origin.at("width"),
+                 fmt::format("layout '{}' says width {} but its fields add up to {} bits", l.name,
+                             *l.width, l.total_width()));
       }
     }
   }

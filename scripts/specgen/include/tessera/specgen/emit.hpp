@@ -18,6 +18,8 @@ inline constexpr const char* kSvPackageFile = "tessera_spec_pkg.sv";
 inline constexpr const char* kCHeaderFile = "tessera_spec.h";
 inline constexpr const char* kPacketsMdFile = "packets.md";
 inline constexpr const char* kRegistersMdFile = "registers.md";
+inline constexpr const char* kCppLayoutsFile = "tessera_layouts.hpp";
+inline constexpr const char* kLayoutsMdFile = "layouts.md";
 
 std::string emit_sv_package(const Spec& spec, Diagnostics& diag);
 std::string emit_c_header(const Spec& spec, Diagnostics& diag);
@@ -48,6 +50,17 @@ struct RegtopMember {
   unsigned count = 1;  // instances (array count)
 };
 std::vector<RegtopMember> regtop_layout(const Block& b, bool reg2hw);
+
+// Layouts (spec/layouts.yaml) and packet payload structs (docs/spec-generator.md, "Layouts").
+// emit_sv_layouts is the section output.cpp adds to tessera_spec_pkg (package_text: the rest of
+// the package, to report name clashes with it); a package named by a layout's sv_package
+// `includes emit_sv_layout_fragment's <package>_layouts.svh.
+std::string layout_sv_type(const Layout& l);  // ts_mem_req_t
+std::string emit_sv_layouts(const Spec& spec, const std::string& package_text, Diagnostics& diag);
+std::vector<std::string> layout_sv_packages(const Spec& spec);
+std::string emit_sv_layout_fragment(const Spec& spec, const std::string& package);
+std::string emit_cpp_layouts(const Spec& spec, Diagnostics& diag);
+std::string emit_layouts_md(const Spec& spec);
 
 struct OutputDirs {
   std::filesystem::path sv;  // empty: not generated

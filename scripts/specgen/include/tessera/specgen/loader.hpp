@@ -14,12 +14,14 @@ namespace tessera::specgen {
 struct SpecInputs {
   std::string packets;                 // optional: empty for a register-only run
   std::vector<std::string> registers;  // one register block per file
+  std::string layouts;                 // optional: spec/layouts.yaml
 };
 
 // Paths are used as given in diagnostics and generated comments; pass them relative to the
 // repository root (spec/packets.yaml) so the output does not depend on the checkout location.
 void parse_packets_file(const std::string& path, Spec& spec, Diagnostics& diag);
 void parse_register_file(const std::string& path, Spec& spec, Diagnostics& diag);
+void parse_layouts_file(const std::string& path, Spec& spec, Diagnostics& diag);
 
 // Semantic checks over everything parsed; also resolves derived values (enum widths, the
 // maximum length of variable packets). Only a spec that passed may be given to the emitters.

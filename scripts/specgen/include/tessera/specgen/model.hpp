@@ -69,6 +69,11 @@ struct Field {
   Access access = Access::RW;
   uint64_t reset = 0;
 
+  // Layouts only (spec/layouts.yaml): `bits` is the field's place in the whole layout, which
+  // may be wider than 32 bits.
+  bool is_signed = false;  // two's complement: C++ gets a signed type, sign-extended
+  bool reserved = false;   // padding: packed as 0, not a C++ member
+
   Origin origin;
 };
 
@@ -148,9 +153,25 @@ struct Block {
   Origin origin;
 };
 
+// A named bit layout that is not a packet or a register (spec/layouts.yaml): the memory
+// protocol's request and response, the statistics block, the vertex formats. Fields are listed
+// from bit 0 upwards; the parser places them (Field::bits).
+struct Layout {
+  std::string name;  // lower_snake
+  std::string description;
+  std::string sv_package;  // also typedef'd in this hand-written package's fragment (or empty)
+  std::optional<uint64_t> width;  // as written: a cross-check of the fields' sum
+  std::vector<Field> fields;
+  Origin origin;
+
+  unsigned total_width() const { return fields.empty() ? 0 : fields.back().bits.msb + 1; }
+};
+
 struct Spec {
   std::string packets_file;  // empty when no packet file was given
   std::vector<std::string> register_files;
+  std::string layouts_file;  // empty when no layout file was given
+  std::vector<Layout> layouts;
   std::optional<Header> header;
   std::vector<Packet> packets;
   std::vector<Enum> enums;
