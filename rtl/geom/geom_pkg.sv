@@ -15,21 +15,13 @@ package geom_pkg;
   localparam int unsigned SEQ_W       = 16;  // sub-batch sequence number
   localparam int unsigned DRAW_ID_W   = 16;
   localparam int unsigned SB_SIZE_W   = 11;  // 16..1024 primitives
-  localparam int unsigned SCR_W       = 20;  // screen x, y: signed 16.4 fixed point
-  localparam int unsigned SVTX_W      = 128; // screen vertex
+  // Screen-space vertex after the viewport transform (VS output, parameter-store contents):
+  // svtx_t and SVTX_W (and SVTX_<F>_LSB / _WIDTH) from spec/layouts.yaml, layout svtx.
+  // x, y: signed 16.4 fixed point, saturated; z, rgba, u, v copied from the vertex.
+  `include "geom_pkg_layouts.svh"
+  localparam int unsigned SCR_W       = SVTX_X_WIDTH;  // screen x, y: signed 16.4 fixed point
   localparam int unsigned STRI_W      = 3 * SVTX_W;
   /* verilator lint_on UNUSEDPARAM */
-
-  // Screen-space vertex after the viewport transform (VS output, parameter-store contents).
-  // x, y: signed 16.4 fixed point, saturated; z, rgba, u, v copied from the vertex.
-  typedef struct packed {
-    logic [SCR_W-1:0] x;      // [127:108]
-    logic [SCR_W-1:0] y;      // [107:88]
-    logic [23:0]      z;      // [87:64]
-    logic [31:0]      rgba;   // [63:32], R in [39:32]
-    logic [15:0]      u;      // [31:16]
-    logic [15:0]      v;      // [15:0]
-  } svtx_t;
 
   // Draw state sampled by PC_US for each sub-batch (SET_REGS applies in order with draws).
   typedef struct packed {

@@ -34,7 +34,7 @@ module gpu_top #(
   // Derived (do not override)
   localparam int unsigned NPp  = NUM_SLICES,                // pipeline memory clients (CCHEs)
   localparam int unsigned NCl  = 2 + NUM_PIPE_CLIENTS + NPp,
-  localparam int unsigned StatW = (NUM_SLICES > 0 ? NUM_SLICES : 1) * 20 * 32,
+  localparam int unsigned StatW = (NUM_SLICES > 0 ? NUM_SLICES : 1) * tessera_spec_pkg::TS_SLICE_STATS_W,
   localparam int unsigned ReqW = tessera_mem_pkg::MEM_REQ_W,
   localparam int unsigned RspW = tessera_mem_pkg::MEM_RSP_W,
   localparam int unsigned PcW  = NUM_PIPE_CLIENTS

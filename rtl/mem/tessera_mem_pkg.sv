@@ -28,42 +28,19 @@ package tessera_mem_pkg;
   // A package's constants are shared by many designs; each uses a few. Verilator -Wall
   // reports every unused one per user (UNUSEDPARAM), so that one rule is off in this file.
   /* verilator lint_off UNUSEDPARAM */
-  localparam int unsigned ADDR_W      = 32;
-  localparam int unsigned LINE_BYTES  = 64;
-  localparam int unsigned LINE_W      = LINE_BYTES * 8;   // 512
-  localparam int unsigned OFFSET_W    = 6;                // $clog2(LINE_BYTES)
-  localparam int unsigned DSID_W      = 6;                // hardware DSIDs 0..63
+  // The request and response layouts and mem_op_e come from spec/layouts.yaml (mem_req,
+  // mem_rsp, mem_op; docs/reference/layouts.md): mem_req_t, mem_rsp_t, MEM_REQ_W, MEM_RSP_W
+  // and every field's MEM_REQ_<F>_LSB / _WIDTH. The sizes below are read off those fields.
+  `include "tessera_mem_pkg_layouts.svh"
+
+  localparam int unsigned ADDR_W      = MEM_REQ_ADDR_WIDTH;   // 32
+  localparam int unsigned LINE_BYTES  = MEM_REQ_WSTRB_WIDTH;  // 64: one strobe per byte
+  localparam int unsigned LINE_W      = MEM_REQ_WDATA_WIDTH;  // 512
+  localparam int unsigned OFFSET_W    = 6;                    // $clog2(LINE_BYTES)
+  localparam int unsigned DSID_W      = MEM_REQ_DSID_WIDTH;   // hardware DSIDs 0..63
   localparam int unsigned NUM_HW_DSID = 64;
-  localparam int unsigned SRC_W       = 5;                // up to 32 clients per crossbar
-  localparam int unsigned TAG_W       = 8;                // per-client transaction tag
-
-  typedef enum logic [1:0] {
-    MEM_OP_READ     = 2'd0,
-    MEM_OP_WRITE    = 2'd1,
-    MEM_OP_PREFETCH = 2'd2
-  } mem_op_e;
-
-  typedef struct packed {
-    mem_op_e                 op;
-    logic [ADDR_W-1:0]       addr;
-    logic [DSID_W-1:0]       dsid;
-    logic [SRC_W-1:0]        src;
-    logic [TAG_W-1:0]        tag;
-    logic [LINE_BYTES-1:0]   wstrb;
-    logic [LINE_W-1:0]       wdata;
-  } mem_req_t;
-
-  typedef struct packed {
-    mem_op_e                 op;    // the op this answers
-    logic                    err;   // misaligned, out of range, strobes on READ/PREFETCH
-    logic [SRC_W-1:0]        src;
-    logic [TAG_W-1:0]        tag;
-    logic [LINE_W-1:0]       rdata; // READ only; 0 otherwise
-  } mem_rsp_t;
-
-  // Widths spelled out: Yosys 0.23 rejects $bits() of a type inside a package.
-  localparam int unsigned MEM_REQ_W = 2 + ADDR_W + DSID_W + SRC_W + TAG_W + LINE_BYTES + LINE_W;
-  localparam int unsigned MEM_RSP_W = 2 + 1 + SRC_W + TAG_W + LINE_W;
+  localparam int unsigned SRC_W       = MEM_REQ_SRC_WIDTH;    // up to 32 clients per crossbar
+  localparam int unsigned TAG_W       = MEM_REQ_TAG_WIDTH;    // per-client transaction tag
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -46,7 +46,7 @@ module pipe_top #(
   localparam int unsigned NCl      = NUM_SLICES,
   localparam int unsigned ReqW     = tessera_mem_pkg::MEM_REQ_W,
   localparam int unsigned RspW     = tessera_mem_pkg::MEM_RSP_W,
-  localparam int unsigned STAT_N   = 20      // statistics words per slice (see stat_o)
+  localparam int unsigned StatW    = tessera_spec_pkg::TS_SLICE_STATS_W  // statistics bits per slice
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -76,13 +76,10 @@ module pipe_top #(
   input  logic [NCl*RspW-1:0]          mem_rsp_i,
   // status and statistics
   output logic                         busy_o,
-  // per slice s, word w at [(s*STAT_N + w)*32 +: 32] (wrapping counters):
-  //  0 triangles in, 1 bins rendered, 2 sum of bin popcounts, 3 quads, 4 fragments,
-  //  5 fragments passing depth, 6 line reads, 7 line writes, 8 texel hits, 9 texel misses,
-  //  10 tile-load cycles, 11 setup cycles, 12 raster cycles, 13 tile-store cycles,
-  //  14 busy cycles, 15 geometry triangles delivered to this slice, 16 CCHE hits, 17 CCHE
-  //  misses, 18 CCHE writebacks, 19 CCHE fills
-  output logic [NS*STAT_N*32-1:0]      stat_o
+  // per slice s, the statistics block at [s*StatW +: StatW] (wrapping counters): layout
+  // slice_stats of spec/layouts.yaml (docs/reference/layouts.md), field F at
+  // tessera_spec_pkg::TS_SLICE_STATS_<F>_LSB
+  output logic [NS*StatW-1:0]          stat_o
 );
 
   localparam int unsigned CrW = 8;   // completion credits (bounded by TRK_DEPTH)
@@ -261,20 +258,20 @@ module pipe_top #(
       // binning bitstream seam: the tile prefetcher plugs in here (docs/raster.md)
       .bs_valid_o(bs_valid), .bs_ready_i(1'b1), .bs_tx_o(bs_tx), .bs_ty_o(bs_ty),
       .bs_mask_o(bs_mask), .bs_count_o(bs_count),
-      .cnt_tris_o    (stat_o[(s*STAT_N + 0)*32 +: 32]),
-      .cnt_bins_o    (stat_o[(s*STAT_N + 1)*32 +: 32]),
-      .cnt_binprims_o(stat_o[(s*STAT_N + 2)*32 +: 32]),
-      .cnt_quads_o   (stat_o[(s*STAT_N + 3)*32 +: 32]),
-      .cnt_frags_o   (stat_o[(s*STAT_N + 4)*32 +: 32]),
-      .cnt_pass_o    (stat_o[(s*STAT_N + 5)*32 +: 32]),
-      .cnt_rd_o      (stat_o[(s*STAT_N + 6)*32 +: 32]),
-      .cnt_wr_o      (stat_o[(s*STAT_N + 7)*32 +: 32]),
-      .cnt_tex_hit_o (stat_o[(s*STAT_N + 8)*32 +: 32]),
-      .cnt_tex_miss_o(stat_o[(s*STAT_N + 9)*32 +: 32]),
-      .cyc_load_o    (stat_o[(s*STAT_N + 10)*32 +: 32]),
-      .cyc_setup_o   (stat_o[(s*STAT_N + 11)*32 +: 32]),
-      .cyc_raster_o  (stat_o[(s*STAT_N + 12)*32 +: 32]),
-      .cyc_store_o   (stat_o[(s*STAT_N + 13)*32 +: 32]));
+      .cnt_tris_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_TRIS_LSB +: 32]),
+      .cnt_bins_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_BINS_RENDERED_LSB +: 32]),
+      .cnt_binprims_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_BIN_PRIMS_LSB +: 32]),
+      .cnt_quads_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_QUADS_LSB +: 32]),
+      .cnt_frags_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_FRAGS_LSB +: 32]),
+      .cnt_pass_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_FRAGS_PASSED_LSB +: 32]),
+      .cnt_rd_o      (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LINE_READS_LSB +: 32]),
+      .cnt_wr_o      (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LINE_WRITES_LSB +: 32]),
+      .cnt_tex_hit_o (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_TEX_HITS_LSB +: 32]),
+      .cnt_tex_miss_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_TEX_MISSES_LSB +: 32]),
+      .cyc_load_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LOAD_CYCLES_LSB +: 32]),
+      .cyc_setup_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_SETUP_CYCLES_LSB +: 32]),
+      .cyc_raster_o  (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_RASTER_CYCLES_LSB +: 32]),
+      .cyc_store_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_STORE_CYCLES_LSB +: 32]));
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -285,8 +282,8 @@ module pipe_top #(
         if (tri_valid[s] && tri_ready[s])   tri_cnt_q  <= tri_cnt_q + 32'd1;
       end
     end
-    assign stat_o[(s*STAT_N + 14)*32 +: 32] = busy_cyc_q;
-    assign stat_o[(s*STAT_N + 15)*32 +: 32] = tri_cnt_q;
+    assign stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_BUSY_CYCLES_LSB +: 32] = busy_cyc_q;
+    assign stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_GEOM_TRIS_LSB +: 32] = tri_cnt_q;
 
     // ---- CCHE: port 0 the geometry slice's vertex fetch, port 1 the raster slice ---------
     logic [2*ReqW-1:0] c_req;
@@ -312,10 +309,10 @@ module pipe_top #(
       .mem_req_valid_o(mem_req_valid_o[s]), .mem_req_ready_i(mem_req_ready_i[s]), .mem_req_o(d_req),
       .mem_rsp_valid_i(mem_rsp_valid_i[s]), .mem_rsp_ready_o(mem_rsp_ready_o[s]), .mem_rsp_i(d_rsp),
       .maint_req_i(maint_req_q), .maint_inv_i(maint_inv_q), .maint_done_o(maint_done),
-      .cnt_hits_o      (stat_o[(s*STAT_N + 16)*32 +: 32]),
-      .cnt_misses_o    (stat_o[(s*STAT_N + 17)*32 +: 32]),
-      .cnt_writebacks_o(stat_o[(s*STAT_N + 18)*32 +: 32]),
-      .cnt_fills_o     (stat_o[(s*STAT_N + 19)*32 +: 32]));
+      .cnt_hits_o      (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_HITS_LSB +: 32]),
+      .cnt_misses_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_MISSES_LSB +: 32]),
+      .cnt_writebacks_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_WRITEBACKS_LSB +: 32]),
+      .cnt_fills_o     (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_FILLS_LSB +: 32]));
 
     // ---- completion of the slice's commands: after the CCHE maintenance they need --------
     // One entry per command delivered to the slice: {needs maintenance, invalidate}.

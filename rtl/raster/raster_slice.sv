@@ -101,13 +101,21 @@ module raster_slice #(
   // Triangle insertion: pixel bounding box (pixel centres inside the vertex box, clamped to
   // the render target) and tile box
   // ============================================================================================
+  // A command's arguments as RENDERPASS_BEGIN's payload (spec/packets.yaml, dword 0 at bit 0)
+  tessera_spec_pkg::ts_pkt_renderpass_begin_t in_rp;
+  assign in_rp = in_i.data[tessera_spec_pkg::TS_PKT_RENDERPASS_BEGIN_W-1:0];
+
+  // in_i.data = {v0, v1, v2}, screen vertices (spec/layouts.yaml svtx): x, y sign-extended
+  localparam int unsigned VW = tessera_spec_pkg::TS_SVTX_W;
+  localparam int unsigned XL = tessera_spec_pkg::TS_SVTX_X_LSB;
+  localparam int unsigned YL = tessera_spec_pkg::TS_SVTX_Y_LSB;
   logic signed [20:0] ix0, ix1, ix2, iy0, iy1, iy2;
-  assign ix0 = $signed({in_i.data[256 + 127], in_i.data[256 + 108 +: 20]});
-  assign iy0 = $signed({in_i.data[256 + 107], in_i.data[256 + 88 +: 20]});
-  assign ix1 = $signed({in_i.data[128 + 127], in_i.data[128 + 108 +: 20]});
-  assign iy1 = $signed({in_i.data[128 + 107], in_i.data[128 + 88 +: 20]});
-  assign ix2 = $signed({in_i.data[127], in_i.data[108 +: 20]});
-  assign iy2 = $signed({in_i.data[107], in_i.data[88 +: 20]});
+  assign ix0 = $signed({in_i.data[2*VW + XL + 19], in_i.data[2*VW + XL +: 20]});
+  assign iy0 = $signed({in_i.data[2*VW + YL + 19], in_i.data[2*VW + YL +: 20]});
+  assign ix1 = $signed({in_i.data[VW + XL + 19], in_i.data[VW + XL +: 20]});
+  assign iy1 = $signed({in_i.data[VW + YL + 19], in_i.data[VW + YL +: 20]});
+  assign ix2 = $signed({in_i.data[XL + 19], in_i.data[XL +: 20]});
+  assign iy2 = $signed({in_i.data[YL + 19], in_i.data[YL +: 20]});
   logic signed [20:0] xmin, xmax, ymin, ymax, pxlo, pxhi, pylo, pyhi;
   logic               ins_empty;
   logic [10:0]        bx0, bx1, by0, by1;
@@ -570,8 +578,8 @@ module raster_slice #(
           in_ready_o = 1'b1;
           unique case (in_i.kind)
             tessera_raster_pkg::RIN_RP_BEGIN: begin
-              if (in_i.data[4*32 + 0 +: 2] == 2'(tessera_spec_pkg::TS_LOAD_OP_CLEAR) ||
-                  in_i.data[4*32 + 8 +: 2] == 2'(tessera_spec_pkg::TS_LOAD_OP_CLEAR)) begin
+              if (in_rp.color_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR ||
+                  in_rp.depth_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR) begin
                 st_d = T_CWALK;
               end else begin
                 done_d = 1'b1;
@@ -672,8 +680,8 @@ module raster_slice #(
     endcase
   end
 
-  assign e_clr_c = (in_i.data[4*32 + 0 +: 2] == 2'(tessera_spec_pkg::TS_LOAD_OP_CLEAR));
-  assign e_clr_d = (in_i.data[4*32 + 8 +: 2] == 2'(tessera_spec_pkg::TS_LOAD_OP_CLEAR));
+  assign e_clr_c = (in_rp.color_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR);
+  assign e_clr_d = (in_rp.depth_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR);
 
   logic cmd_fire, setreg;
   assign fs_inv = cmd_fire && (in_i.kind != tessera_raster_pkg::RIN_SET_REG);
@@ -746,16 +754,16 @@ module raster_slice #(
         endcase
       end
       if (cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN) begin
-        caddr_q  <= in_i.data[1*32 +: 32];
-        rtw_q    <= in_i.data[2*32 + 0 +: 12];
-        rth_q    <= in_i.data[2*32 + 16 +: 12];
-        daddr_q  <= in_i.data[3*32 +: 32];
-        cload_q  <= in_i.data[4*32 + 0 +: 2];
-        dload_q  <= in_i.data[4*32 + 8 +: 2];
-        cclear_q <= in_i.data[5*32 +: 32];
-        dclear_q <= in_i.data[6*32 +: 24];
-        cdsid_q  <= in_i.data[7*32 + 0 +: 6];
-        ddsid_q  <= in_i.data[7*32 + 8 +: 6];
+        caddr_q  <= in_rp.color_addr;
+        rtw_q    <= in_rp.width;
+        rth_q    <= in_rp.height;
+        daddr_q  <= in_rp.depth_addr;
+        cload_q  <= in_rp.color_load;
+        dload_q  <= in_rp.depth_load;
+        cclear_q <= in_rp.clear_color;
+        dclear_q <= in_rp.clear_depth;
+        cdsid_q  <= in_rp.color_dsid;
+        ddsid_q  <= in_rp.depth_dsid;
         e_clr_c_q <= e_clr_c;
         e_clr_d_q <= e_clr_d;
       end
@@ -805,7 +813,8 @@ module raster_slice #(
   assign cyc_raster_o = y_rast_q;  assign cyc_store_o = y_store_q;
 
   logic unused_top;
-  assign unused_top = ^{tex_ctrl_q, cload_q, dload_q, in_i.draw_id, in_i.prim_id,
+  // in_rp: body_size and the store ops are the CP's and the cache's, not the slice's
+  assign unused_top = ^{tex_ctrl_q, cload_q, dload_q, in_i.draw_id, in_i.prim_id, in_rp,
                         mem_rsp_i.err, mem_rsp_i.src, mem_rsp_i.tag[7], tse_busy, gras_busy, wy0};
 
   // PIXELS_PER_CLK: one 2x2 quad per clock is what GRAS and RB implement

@@ -55,6 +55,16 @@ module raster_tse (
   logic               done_q, done_d, degen_q, degen_d;
 
   // ---- vertex fields (after the orientation swap held in v_q) -----------------------------
+  // v_q = {v0, v1, v2}, each a screen vertex (spec/layouts.yaml svtx, tessera_spec_pkg::
+  // ts_svtx_t): vertex i at v_q[(2-i)*VW +: VW], fields at the generated positions. x, y are
+  // 20 bits, z 24, u, v 16, rgba four bytes R..A from its bit 0; the widths are the arithmetic's.
+  localparam int unsigned VW = tessera_spec_pkg::TS_SVTX_W;
+  localparam int unsigned XL = tessera_spec_pkg::TS_SVTX_X_LSB;
+  localparam int unsigned YL = tessera_spec_pkg::TS_SVTX_Y_LSB;
+  localparam int unsigned ZL = tessera_spec_pkg::TS_SVTX_Z_LSB;
+  localparam int unsigned CL = tessera_spec_pkg::TS_SVTX_RGBA_LSB;
+  localparam int unsigned UL = tessera_spec_pkg::TS_SVTX_U_LSB;
+  localparam int unsigned VL = tessera_spec_pkg::TS_SVTX_V_LSB;
   // Flat vectors (Yosys 0.23 turns unpacked arrays assigned in always_comb into warnings):
   // vertex i's x at vxf[i*21 +: 21]; attribute k of vertex 0 at va0f[k*24 +: 24] (the
   // multiplier's operands decode the vertices in mul_ops below).
@@ -62,16 +72,16 @@ module raster_tse (
   logic [7*24-1:0] va0f;
   always_comb begin
     for (int i = 0; i < 3; i++) begin
-      vxf[i*21 +: 21] = {v_q[(2-i)*128 + 127], v_q[(2-i)*128 + 108 +: 20]};
-      vyf[i*21 +: 21] = {v_q[(2-i)*128 + 107], v_q[(2-i)*128 + 88 +: 20]};
+      vxf[i*21 +: 21] = {v_q[(2-i)*VW + XL + 19], v_q[(2-i)*VW + XL +: 20]};
+      vyf[i*21 +: 21] = {v_q[(2-i)*VW + YL + 19], v_q[(2-i)*VW + YL +: 20]};
     end
-    va0f[0*24 +: 24] = v_q[256 + 64 +: 24];
-    va0f[1*24 +: 24] = {16'd0, v_q[256 + 32 +: 8]};
-    va0f[2*24 +: 24] = {16'd0, v_q[256 + 40 +: 8]};
-    va0f[3*24 +: 24] = {16'd0, v_q[256 + 48 +: 8]};
-    va0f[4*24 +: 24] = {16'd0, v_q[256 + 56 +: 8]};
-    va0f[5*24 +: 24] = {8'd0, v_q[256 + 16 +: 16]};
-    va0f[6*24 +: 24] = {8'd0, v_q[256 + 0 +: 16]};
+    va0f[0*24 +: 24] = v_q[2*VW + ZL +: 24];
+    va0f[1*24 +: 24] = {16'd0, v_q[2*VW + CL + 0 +: 8]};
+    va0f[2*24 +: 24] = {16'd0, v_q[2*VW + CL + 8 +: 8]};
+    va0f[3*24 +: 24] = {16'd0, v_q[2*VW + CL + 16 +: 8]};
+    va0f[4*24 +: 24] = {16'd0, v_q[2*VW + CL + 24 +: 8]};
+    va0f[5*24 +: 24] = {8'd0, v_q[2*VW + UL +: 16]};
+    va0f[6*24 +: 24] = {8'd0, v_q[2*VW + VL +: 16]};
   end
   logic signed [20:0] vx0, vx1, vx2, vy0, vy1, vy2;
   assign vx0 = $signed(vxf[0 +: 21]);   assign vy0 = $signed(vyf[0 +: 21]);
@@ -120,12 +130,12 @@ module raster_tse (
     logic signed [24:0] d1, d2;
     logic signed [47:0] ma;
     logic signed [25:0] mb;
-    x0 = $signed({v[256 + 127], v[256 + 108 +: 20]});
-    y0 = $signed({v[256 + 107], v[256 + 88 +: 20]});
-    x1 = $signed({v[128 + 127], v[128 + 108 +: 20]});
-    y1 = $signed({v[128 + 107], v[128 + 88 +: 20]});
-    x2 = $signed({v[127], v[108 +: 20]});
-    y2 = $signed({v[107], v[88 +: 20]});
+    x0 = $signed({v[2*VW + XL + 19], v[2*VW + XL +: 20]});
+    y0 = $signed({v[2*VW + YL + 19], v[2*VW + YL +: 20]});
+    x1 = $signed({v[VW + XL + 19], v[VW + XL +: 20]});
+    y1 = $signed({v[VW + YL + 19], v[VW + YL +: 20]});
+    x2 = $signed({v[XL + 19], v[XL +: 20]});
+    y2 = $signed({v[YL + 19], v[YL +: 20]});
     cx = $signed({6'd0, ox, 4'd8});
     cy = $signed({6'd0, oy, 4'd8});
     dx10 = x1 - x0;  dy20 = y2 - y0;  dx20 = x2 - x0;  dy10 = y1 - y0;
@@ -140,19 +150,19 @@ module raster_tse (
     // attribute ai of each vertex (a mux, not a variable part-select)
     a0 = '0;  a1 = '0;  a2 = '0;
     case (ai)
-      3'd0:    begin a0 = v[256 + 64 +: 24];  a1 = v[128 + 64 +: 24];  a2 = v[64 +: 24];  end
-      3'd1:    begin a0 = {16'd0, v[256 + 32 +: 8]};  a1 = {16'd0, v[128 + 32 +: 8]};
-                     a2 = {16'd0, v[32 +: 8]};  end
-      3'd2:    begin a0 = {16'd0, v[256 + 40 +: 8]};  a1 = {16'd0, v[128 + 40 +: 8]};
-                     a2 = {16'd0, v[40 +: 8]};  end
-      3'd3:    begin a0 = {16'd0, v[256 + 48 +: 8]};  a1 = {16'd0, v[128 + 48 +: 8]};
-                     a2 = {16'd0, v[48 +: 8]};  end
-      3'd4:    begin a0 = {16'd0, v[256 + 56 +: 8]};  a1 = {16'd0, v[128 + 56 +: 8]};
-                     a2 = {16'd0, v[56 +: 8]};  end
-      3'd5:    begin a0 = {8'd0, v[256 + 16 +: 16]};  a1 = {8'd0, v[128 + 16 +: 16]};
-                     a2 = {8'd0, v[16 +: 16]};  end
-      3'd6:    begin a0 = {8'd0, v[256 + 0 +: 16]};   a1 = {8'd0, v[128 + 0 +: 16]};
-                     a2 = {8'd0, v[0 +: 16]};  end
+      3'd0:    begin a0 = v[2*VW + ZL +: 24];  a1 = v[VW + ZL +: 24];  a2 = v[ZL +: 24];  end
+      3'd1:    begin a0 = {16'd0, v[2*VW + CL + 0 +: 8]};  a1 = {16'd0, v[VW + CL + 0 +: 8]};
+                     a2 = {16'd0, v[CL + 0 +: 8]};  end
+      3'd2:    begin a0 = {16'd0, v[2*VW + CL + 8 +: 8]};  a1 = {16'd0, v[VW + CL + 8 +: 8]};
+                     a2 = {16'd0, v[CL + 8 +: 8]};  end
+      3'd3:    begin a0 = {16'd0, v[2*VW + CL + 16 +: 8]};  a1 = {16'd0, v[VW + CL + 16 +: 8]};
+                     a2 = {16'd0, v[CL + 16 +: 8]};  end
+      3'd4:    begin a0 = {16'd0, v[2*VW + CL + 24 +: 8]};  a1 = {16'd0, v[VW + CL + 24 +: 8]};
+                     a2 = {16'd0, v[CL + 24 +: 8]};  end
+      3'd5:    begin a0 = {8'd0, v[2*VW + UL +: 16]};  a1 = {8'd0, v[VW + UL +: 16]};
+                     a2 = {8'd0, v[UL +: 16]};  end
+      3'd6:    begin a0 = {8'd0, v[2*VW + VL +: 16]};  a1 = {8'd0, v[VW + VL +: 16]};
+                     a2 = {8'd0, v[VL +: 16]};  end
       default: ;
     endcase
     d1 = $signed({1'b0, a1}) - $signed({1'b0, a0});
@@ -257,7 +267,7 @@ module raster_tse (
         // zero) is the same kind of rare node
         if (dsigned[47]) begin
           d_d = prod[47:0] - t0_q;
-          v_d = {v_q[383:256], v_q[127:0], v_q[255:128]};
+          v_d = {v_q[2*VW +: VW], v_q[0 +: VW], v_q[VW +: VW]};
         end else begin
           d_d = dsigned;
         end

@@ -9,9 +9,11 @@
 package tessera_raster_pkg;
 
   /* verilator lint_off UNUSEDPARAM */
+  // rin_t, RIN_W and RIN_<F>_LSB / _WIDTH: spec/layouts.yaml, layout rin.
+  `include "tessera_raster_pkg_layouts.svh"
   localparam int unsigned SCR_W  = 20;      // screen x, y: signed 16.4 (as geom_pkg::SCR_W)
-  localparam int unsigned VTX_W  = 128;     // one vertex, layout of geom_pkg::svtx_t
-  localparam int unsigned DATA_W = 3 * VTX_W;
+  localparam int unsigned DATA_W = RIN_DATA_WIDTH;
+  localparam int unsigned VTX_W  = DATA_W / 3;  // one vertex, spec/layouts.yaml svtx
 
   // Input item kinds.
   localparam logic [2:0] RIN_TRI         = 3'd0;  // data = {v0, v1, v2}, v0 at [383:256]
@@ -42,14 +44,6 @@ package tessera_raster_pkg;
     logic [127:0] uv;
   } quad_t;
   localparam int unsigned QUAD_W = 6 + 6 + 4 + 96 + 128 + 128;
-
-  typedef struct packed {
-    logic [2:0]        kind;
-    logic [15:0]       draw_id;
-    logic [31:0]       prim_id;
-    logic [DATA_W-1:0] data;
-  } rin_t;
-  localparam int unsigned RIN_W = 3 + 16 + 32 + DATA_W;
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstdint>
 #include <deque>
@@ -34,6 +35,7 @@
 #include "tb/cycle_env.hpp"
 #include "tb/sim.hpp"
 #include "tb/test.hpp"
+#include "tessera_layouts.hpp"
 
 namespace geomtb {
 
@@ -261,14 +263,18 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
   static std::uint64_t field(const mem::Bits& b, unsigned lsb, unsigned w) { return b.get(lsb, w); }
 
   SVtx decode_svtx(const mem::Bits& b, unsigned base) const {
+    // spec/layouts.yaml svtx, through the generated layout (x, y sign-extended)
+    using L = tessera::layout::Svtx;
+    std::array<std::uint32_t, L::kWords> w{};
+    for (unsigned i = 0; i < L::kWords; ++i) w[i] = static_cast<std::uint32_t>(b.get(base + 32 * i, 32));
+    const L s = L::unpack(w.data());
     SVtx v;
-    auto sx20 = [](std::uint64_t x) { return static_cast<std::int32_t>((x ^ 0x80000) - 0x80000); };
-    v.x = sx20(b.get(base + 108, 20));
-    v.y = sx20(b.get(base + 88, 20));
-    v.z = static_cast<std::uint32_t>(b.get(base + 64, 24));
-    v.rgba = static_cast<std::uint32_t>(b.get(base + 32, 32));
-    v.u = static_cast<std::uint16_t>(b.get(base + 16, 16));
-    v.v = static_cast<std::uint16_t>(b.get(base + 0, 16));
+    v.x = s.x;
+    v.y = s.y;
+    v.z = s.z;
+    v.rgba = s.rgba;
+    v.u = s.u;
+    v.v = s.v;
     return v;
   }
 

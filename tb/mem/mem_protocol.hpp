@@ -27,6 +27,4 @@ using tessera::sim::mem::to_string;
 using tessera::sim::mem::unpack_req;
 using tessera::sim::mem::unpack_rsp;
 using tessera::sim::mem::write_port;
-namespace req_off = tessera::sim::mem::req_off;
-namespace rsp_off = tessera::sim::mem::rsp_off;
 }  // namespace tb::mem

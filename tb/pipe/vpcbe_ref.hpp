@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 
 namespace vpcbetb {
@@ -130,10 +131,11 @@ struct Rin {
   bool operator==(const Rin&) const = default;
   static Rin unpack(const Bits& b) {
     Rin r;
-    for (unsigned i = 0; i < kDataWords; ++i) r.data[i] = static_cast<std::uint32_t>(b.get(32 * i, 32));
-    r.prim_id = static_cast<std::uint32_t>(b.get(384, 32));
-    r.draw_id = static_cast<std::uint16_t>(b.get(416, 16));
-    r.kind = static_cast<unsigned>(b.get(432, 3));
+    using P = tessera::layout::Rin::Pos;  // spec/layouts.yaml rin
+    for (unsigned i = 0; i < kDataWords; ++i) r.data[i] = static_cast<std::uint32_t>(b.get(P::data.lsb + 32 * i, 32));
+    r.prim_id = static_cast<std::uint32_t>(b.get(P::prim_id.lsb, P::prim_id.width));
+    r.draw_id = static_cast<std::uint16_t>(b.get(P::draw_id.lsb, P::draw_id.width));
+    r.kind = static_cast<unsigned>(b.get(P::kind.lsb, P::kind.width));
     return r;
   }
   std::string str() const {

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -27,6 +28,7 @@
 #include "tb/test.hpp"
 #include "tessera/sim/ref_render.hpp"
 #include "tessera/sim/sparse_memory.hpp"
+#include "tessera_layouts.hpp"
 
 namespace rastertb {
 
@@ -34,7 +36,11 @@ namespace mem = tb::mem;
 namespace rr = tessera::sim::raster;
 using tessera::sim::SparseMemory;
 
-inline constexpr unsigned kRinW = 3 + 16 + 32 + 384;
+// The slice's input item: spec/layouts.yaml rin (tessera_raster_pkg::rin_t), a triangle's
+// data being three svtx (v0 in the top bits), a command's its argument dwords.
+using Rin = tessera::layout::Rin;
+using Svtx = tessera::layout::Svtx;
+inline constexpr unsigned kRinW = Rin::kBits;
 inline constexpr unsigned kMaxBatch = 64;   // BATCH_PRIMS of raster_slice_default
 
 // RASTER block offsets (spec/registers/raster.yaml)
@@ -67,36 +73,38 @@ inline void apply(rr::RefRenderer& r, const Op& o) {
 }
 
 inline mem::Bits pack(const Op& o) {
-  mem::Bits b(kRinW);
-  b.set(432, 3, static_cast<unsigned>(o.kind));
+  Rin in;
+  in.kind = static_cast<std::uint8_t>(o.kind);
+  std::array<std::uint32_t, Rin::Pos::data.width / 32> data{};  // data's words, bit 0 first
   switch (o.kind) {
     case Op::kTri:
-      b.set(416, 16, o.tri.draw_id);
-      b.set(384, 32, o.tri.prim_id);
-      for (int i = 0; i < 3; ++i) {
-        const unsigned base = 128u * unsigned(2 - i);
+      in.draw_id = o.tri.draw_id;
+      in.prim_id = o.tri.prim_id;
+      for (unsigned i = 0; i < 3; ++i) {
         const auto& v = o.tri.v[i];
-        b.set(base + 108, 20, std::uint32_t(v.x) & 0xFFFFF);
-        b.set(base + 88, 20, std::uint32_t(v.y) & 0xFFFFF);
-        b.set(base + 64, 24, v.z & 0xFFFFFF);
-        b.set(base + 32, 32, v.rgba);
-        b.set(base + 16, 16, v.u);
-        b.set(base + 0, 16, v.v);
+        Svtx s;
+        s.x = v.x;
+        s.y = v.y;
+        s.z = v.z;
+        s.rgba = v.rgba;
+        s.u = v.u;
+        s.v = v.v;
+        const auto w = s.pack();
+        std::copy(w.begin(), w.end(), data.begin() + (2 - i) * Svtx::kWords);
       }
       break;
     case Op::kSetReg:
-      b.set(0, 32, o.off);
-      b.set(32, 32, o.val);
+      data[0] = o.off;
+      data[1] = o.val;
       break;
-    case Op::kRpBegin: {
-      std::uint32_t dw[8];
-      o.rp.to_payload(dw);
-      for (unsigned i = 0; i < 8; ++i) b.set(32 * i, 32, dw[i]);
+    case Op::kRpBegin:
+      o.rp.to_payload(data.data());
       break;
-    }
     default: break;
   }
-  return b;
+  for (unsigned b = 0; b < in.data.size(); ++b) in.data[b] = static_cast<std::uint8_t>(data[b / 4] >> (8 * (b % 4)));
+  const auto w = in.pack();
+  return mem::Bits(kRinW, std::vector<std::uint32_t>(w.begin(), w.end()));
 }
 
 struct BinSeen {

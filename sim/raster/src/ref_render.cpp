@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "tessera_layouts.hpp"
+
 namespace tessera::sim::raster {
 namespace {
 
@@ -35,33 +37,41 @@ i64 attr(const Vertex& v, int k) {
 
 }  // namespace
 
+// The payload layout is spec/packets.yaml's, through the generated RenderpassBeginPayload.
 RenderPass RenderPass::from_payload(const std::uint32_t dw[8]) {
+  const auto p = layout::RenderpassBeginPayload::unpack(dw);
   RenderPass rp;
-  rp.color_addr = dw[1];
-  rp.width = dw[2] & 0xFFF;
-  rp.height = (dw[2] >> 16) & 0xFFF;
-  rp.depth_addr = dw[3];
-  rp.color_load = dw[4] & 3;
-  rp.color_store = (dw[4] >> 4) & 1;
-  rp.depth_load = (dw[4] >> 8) & 3;
-  rp.depth_store = (dw[4] >> 12) & 1;
-  rp.clear_color = dw[5];
-  rp.clear_depth = dw[6] & 0xFFFFFF;
-  rp.color_dsid = dw[7] & 0x3F;
-  rp.depth_dsid = (dw[7] >> 8) & 0x3F;
+  rp.color_addr = p.color_addr;
+  rp.width = p.width;
+  rp.height = p.height;
+  rp.depth_addr = p.depth_addr;
+  rp.color_load = p.color_load;
+  rp.color_store = p.color_store;
+  rp.depth_load = p.depth_load;
+  rp.depth_store = p.depth_store;
+  rp.clear_color = p.clear_color;
+  rp.clear_depth = p.clear_depth;
+  rp.color_dsid = p.color_dsid;
+  rp.depth_dsid = p.depth_dsid;
   return rp;
 }
 
 void RenderPass::to_payload(std::uint32_t dw[8]) const {
-  dw[0] = 0;
-  dw[1] = color_addr;
-  dw[2] = (width & 0xFFF) | ((height & 0xFFF) << 16);
-  dw[3] = depth_addr;
-  dw[4] = (color_load & 3) | ((color_store & 1) << 4) | ((depth_load & 3) << 8) |
-          ((depth_store & 1) << 12);
-  dw[5] = clear_color;
-  dw[6] = clear_depth & 0xFFFFFF;
-  dw[7] = (color_dsid & 0x3F) | ((depth_dsid & 0x3F) << 8);
+  layout::RenderpassBeginPayload p;
+  p.color_addr = color_addr;
+  p.width = static_cast<std::uint16_t>(width);
+  p.height = static_cast<std::uint16_t>(height);
+  p.depth_addr = depth_addr;
+  p.color_load = static_cast<std::uint8_t>(color_load);
+  p.color_store = static_cast<std::uint8_t>(color_store);
+  p.depth_load = static_cast<std::uint8_t>(depth_load);
+  p.depth_store = static_cast<std::uint8_t>(depth_store);
+  p.clear_color = clear_color;
+  p.clear_depth = clear_depth;
+  p.color_dsid = static_cast<std::uint8_t>(color_dsid);
+  p.depth_dsid = static_cast<std::uint8_t>(depth_dsid);
+  const auto w = p.pack();
+  std::copy(w.begin(), w.end(), dw);
 }
 
 RefRenderer::RefRenderer(SparseMemory& mem, unsigned max_batch)

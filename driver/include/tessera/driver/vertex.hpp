@@ -1,9 +1,9 @@
 // The 16-byte vertex of ARCHITECTURE.md 3 in GPU memory and the buffers a draw reads: the
 // driver's vertex and index packers, so applications hand it vertices and indices, never bytes.
 //
-// The layout is not restated here: it is the fields of the read-only registers VTX_DW0..3 of
-// spec/registers/geom.yaml (docs/geometry.md "Arithmetic"), through the generated
-// TS_GEOM_VTX_DW*_PUT/GET macros. Little endian, 4 dwords:
+// The layout is not restated here: it is spec/layouts.yaml's vertex (docs/reference/layouts.md),
+// through the generated tessera::layout::Vertex (the GEOM VTX_DW0..3 registers show the same
+// fields). Little endian, 4 dwords:
 //   dword 0: x[15:0] | y[31:16]      signed 12.4 fixed point (1/16 pixel)
 //   dword 1: z[23:0]                 24-bit unsigned depth; bits 31:24 written 0, ignored
 //   dword 2: R[7:0] G[15:8] B[23:16] A[31:24]
@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "tessera/driver/packets.hpp"
+#include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 
 namespace tessera::driver {
 
-inline constexpr unsigned kVertexBytes = 16;
-inline constexpr unsigned kVertexDwords = 4;
+inline constexpr unsigned kVertexDwords = layout::Vertex::kWords;  // 4
+inline constexpr unsigned kVertexBytes = kVertexDwords * 4;       // 16
 
 struct Vertex {
   int16_t x = 0;  // signed 12.4
@@ -35,26 +36,31 @@ struct Vertex {
 };
 
 inline std::array<uint32_t, kVertexDwords> pack_vertex(const Vertex& v) {
-  return {
-      TS_GEOM_VTX_DW0_X_PUT(static_cast<uint16_t>(v.x)) | TS_GEOM_VTX_DW0_Y_PUT(static_cast<uint16_t>(v.y)),
-      TS_GEOM_VTX_DW1_Z_PUT(v.z),
-      TS_GEOM_VTX_DW2_R_PUT(v.r) | TS_GEOM_VTX_DW2_G_PUT(v.g) | TS_GEOM_VTX_DW2_B_PUT(v.b) |
-          TS_GEOM_VTX_DW2_A_PUT(v.a),
-      TS_GEOM_VTX_DW3_U_PUT(v.u) | TS_GEOM_VTX_DW3_V_PUT(v.v),
-  };
+  layout::Vertex l;
+  l.x = v.x;
+  l.y = v.y;
+  l.z = v.z;
+  l.r = v.r;
+  l.g = v.g;
+  l.b = v.b;
+  l.a = v.a;
+  l.u = v.u;
+  l.v = v.v;
+  return l.pack();
 }
 
 inline Vertex unpack_vertex(std::span<const uint32_t, kVertexDwords> d) {
+  const layout::Vertex l = layout::Vertex::unpack(d.data());
   Vertex v;
-  v.x = static_cast<int16_t>(static_cast<uint16_t>(TS_GEOM_VTX_DW0_X_GET(d[0])));
-  v.y = static_cast<int16_t>(static_cast<uint16_t>(TS_GEOM_VTX_DW0_Y_GET(d[0])));
-  v.z = TS_GEOM_VTX_DW1_Z_GET(d[1]);
-  v.r = static_cast<uint8_t>(TS_GEOM_VTX_DW2_R_GET(d[2]));
-  v.g = static_cast<uint8_t>(TS_GEOM_VTX_DW2_G_GET(d[2]));
-  v.b = static_cast<uint8_t>(TS_GEOM_VTX_DW2_B_GET(d[2]));
-  v.a = static_cast<uint8_t>(TS_GEOM_VTX_DW2_A_GET(d[2]));
-  v.u = static_cast<uint16_t>(TS_GEOM_VTX_DW3_U_GET(d[3]));
-  v.v = static_cast<uint16_t>(TS_GEOM_VTX_DW3_V_GET(d[3]));
+  v.x = l.x;
+  v.y = l.y;
+  v.z = l.z;
+  v.r = l.r;
+  v.g = l.g;
+  v.b = l.b;
+  v.a = l.a;
+  v.u = l.u;
+  v.v = l.v;
   return v;
 }
 

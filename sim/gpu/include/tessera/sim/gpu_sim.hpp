@@ -26,6 +26,7 @@
 
 #include "tessera/driver/pipe_command.hpp"
 #include "tessera/sim/dram_model.hpp"
+#include "tessera_layouts.hpp"
 
 namespace tessera::sim {
 
@@ -33,14 +34,38 @@ namespace tessera::sim {
 // cycle), the same records the reference device logs.
 using driver::PipeCommand;
 
-// Statistics of one slice (pipe_top stat_o, docs/pipeline.md): wrapping 32-bit counters.
+// Statistics of one slice (pipe_top stat_o, docs/pipeline.md): wrapping 32-bit counters. The
+// block is spec/layouts.yaml's slice_stats; each word index is read off the generated layout.
 struct SliceStats {
-  static constexpr unsigned kWords = 20;
+  using Layout = layout::SliceStats;
+  static constexpr unsigned kWords = Layout::kWords;
   enum Word : unsigned {
-    kTris = 0, kBins, kBinPrims, kQuads, kFrags, kFragsPassed, kLineReads, kLineWrites, kTexHits,
-    kTexMisses, kLoadCycles, kSetupCycles, kRasterCycles, kStoreCycles, kBusyCycles, kGeomTris,
-    kCcheHits, kCcheMisses, kCcheWritebacks, kCcheFills
+    kTris = Layout::Pos::tris.lsb / 32,
+    kBins = Layout::Pos::bins_rendered.lsb / 32,
+    kBinPrims = Layout::Pos::bin_prims.lsb / 32,
+    kQuads = Layout::Pos::quads.lsb / 32,
+    kFrags = Layout::Pos::frags.lsb / 32,
+    kFragsPassed = Layout::Pos::frags_passed.lsb / 32,
+    kLineReads = Layout::Pos::line_reads.lsb / 32,
+    kLineWrites = Layout::Pos::line_writes.lsb / 32,
+    kTexHits = Layout::Pos::tex_hits.lsb / 32,
+    kTexMisses = Layout::Pos::tex_misses.lsb / 32,
+    kLoadCycles = Layout::Pos::load_cycles.lsb / 32,
+    kSetupCycles = Layout::Pos::setup_cycles.lsb / 32,
+    kRasterCycles = Layout::Pos::raster_cycles.lsb / 32,
+    kStoreCycles = Layout::Pos::store_cycles.lsb / 32,
+    kBusyCycles = Layout::Pos::busy_cycles.lsb / 32,
+    kGeomTris = Layout::Pos::geom_tris.lsb / 32,
+    kCcheHits = Layout::Pos::cche_hits.lsb / 32,
+    kCcheMisses = Layout::Pos::cche_misses.lsb / 32,
+    kCcheWritebacks = Layout::Pos::cche_writebacks.lsb / 32,
+    kCcheFills = Layout::Pos::cche_fills.lsb / 32,
   };
+  // Word indices are only meaningful for a block of whole 32-bit words.
+  static_assert(Layout::kBits == kWords * 32 && Layout::Pos::tris.width == 32);
+  // The watchdog (gpu_sim.cpp) skips the cycle counters as one range.
+  static_assert(kLoadCycles + 4 == kBusyCycles && kSetupCycles == kLoadCycles + 1 &&
+                kRasterCycles == kLoadCycles + 2 && kStoreCycles == kLoadCycles + 3);
   std::uint32_t word[kWords] = {};
   std::uint32_t operator[](Word w) const { return word[w]; }
 };

@@ -1,12 +1,12 @@
 // C++ view of the internal memory protocol (rtl/mem/tessera_mem_pkg.sv): the request and
 // response structs and their packing into the flat bit vectors Verilator exposes
-// (VlWide words, least significant first). A packed SV struct puts its first member at the
-// most significant end; the offsets below follow the package's member order.
+// (VlWide words, least significant first).
 //
-// The one C++ copy of the layout: GpuSim (sim/gpu) drives the GPU's memory client ports with
-// it and the benches use it as tb::mem (tb/mem/mem_protocol.hpp). The field widths and
-// offsets are still typed here by hand from the package; they are due to be generated from
-// spec/ like the registers, and this header is the one place that changes then.
+// The layout is spec/layouts.yaml's mem_req / mem_rsp (the same description the RTL's
+// tessera_mem_pkg::mem_req_t / mem_rsp_t come from): widths, positions and packing are the
+// generated tessera::layout::MemReq / MemRsp (tessera_layouts.hpp). Req and Rsp add the typed
+// op and the names the benches and GpuSim use; GpuSim (sim/gpu) drives the GPU's memory
+// client ports with them and the benches use them as tb::mem (tb/mem/mem_protocol.hpp).
 #pragma once
 
 #include <algorithm>
@@ -17,14 +17,20 @@
 #include <vector>
 
 #include "tessera/sim/signal_ref.hpp"
+#include "tessera_layouts.hpp"
+#include "tessera_spec.h"
 
 namespace tessera::sim::mem {
 
-inline constexpr unsigned kAddrW = 32, kLineBytes = 64, kLineW = 512, kDsidW = 6, kSrcW = 5, kTagW = 8;
-inline constexpr unsigned kReqW = 2 + kAddrW + kDsidW + kSrcW + kTagW + kLineBytes + kLineW;  // 629
-inline constexpr unsigned kRspW = 2 + 1 + kSrcW + kTagW + kLineW;                                // 528
+using layout::MemReq;
+using layout::MemRsp;
+inline constexpr unsigned kAddrW = MemReq::Pos::addr.width, kLineW = MemReq::Pos::wdata.width,
+                          kLineBytes = kLineW / 8, kDsidW = MemReq::Pos::dsid.width,
+                          kSrcW = MemReq::Pos::src.width, kTagW = MemReq::Pos::tag.width;
+inline constexpr unsigned kReqW = MemReq::kBits;  // 629
+inline constexpr unsigned kRspW = MemRsp::kBits;  // 528
 
-enum class Op : std::uint8_t { read = 0, write = 1, prefetch = 2 };
+enum class Op : std::uint8_t { read = TS_MEM_OP_READ, write = TS_MEM_OP_WRITE, prefetch = TS_MEM_OP_PREFETCH };
 inline const char* to_string(Op op) {
   return op == Op::read ? "READ" : op == Op::write ? "WRITE" : op == Op::prefetch ? "PREFETCH" : "?";
 }
@@ -85,53 +91,48 @@ struct Rsp {
   bool operator==(const Rsp&) const = default;
 };
 
-// Field offsets (LSB) inside the packed structs.
-namespace req_off {
-inline constexpr unsigned wdata = 0, wstrb = wdata + kLineW, tag = wstrb + kLineBytes, src = tag + kTagW,
-                          dsid = src + kSrcW, addr = dsid + kDsidW, op = addr + kAddrW;
-}
-namespace rsp_off {
-inline constexpr unsigned rdata = 0, tag = rdata + kLineW, src = tag + kTagW, err = src + kSrcW, op = err + 1;
-}
-
 inline Bits pack(const Req& r) {
-  Bits b(kReqW);
-  b.set_bytes(req_off::wdata, r.wdata.data(), kLineBytes);
-  b.set(req_off::wstrb, 64, r.wstrb);
-  b.set(req_off::tag, kTagW, r.tag);
-  b.set(req_off::src, kSrcW, r.src);
-  b.set(req_off::dsid, kDsidW, r.dsid);
-  b.set(req_off::addr, kAddrW, r.addr);
-  b.set(req_off::op, 2, static_cast<std::uint64_t>(r.op));
-  return b;
+  MemReq l;
+  l.op = static_cast<std::uint8_t>(r.op);
+  l.addr = r.addr;
+  l.dsid = r.dsid;
+  l.src = r.src;
+  l.tag = r.tag;
+  l.wstrb = r.wstrb;
+  l.wdata = r.wdata;
+  const auto w = l.pack();
+  return Bits(kReqW, std::vector<std::uint32_t>(w.begin(), w.end()));
 }
 inline Req unpack_req(const Bits& b) {
+  const MemReq l = MemReq::unpack(b.words().data());
   Req r;
-  b.get_bytes(req_off::wdata, r.wdata.data(), kLineBytes);
-  r.wstrb = b.get(req_off::wstrb, 64);
-  r.tag = static_cast<std::uint8_t>(b.get(req_off::tag, kTagW));
-  r.src = static_cast<std::uint8_t>(b.get(req_off::src, kSrcW));
-  r.dsid = static_cast<std::uint8_t>(b.get(req_off::dsid, kDsidW));
-  r.addr = static_cast<std::uint32_t>(b.get(req_off::addr, kAddrW));
-  r.op = static_cast<Op>(b.get(req_off::op, 2));
+  r.op = static_cast<Op>(l.op);
+  r.addr = l.addr;
+  r.dsid = l.dsid;
+  r.src = l.src;
+  r.tag = l.tag;
+  r.wstrb = l.wstrb;
+  r.wdata = l.wdata;
   return r;
 }
 inline Bits pack(const Rsp& r) {
-  Bits b(kRspW);
-  b.set_bytes(rsp_off::rdata, r.rdata.data(), kLineBytes);
-  b.set(rsp_off::tag, kTagW, r.tag);
-  b.set(rsp_off::src, kSrcW, r.src);
-  b.set(rsp_off::err, 1, r.err ? 1 : 0);
-  b.set(rsp_off::op, 2, static_cast<std::uint64_t>(r.op));
-  return b;
+  MemRsp l;
+  l.op = static_cast<std::uint8_t>(r.op);
+  l.err = r.err;
+  l.src = r.src;
+  l.tag = r.tag;
+  l.rdata = r.rdata;
+  const auto w = l.pack();
+  return Bits(kRspW, std::vector<std::uint32_t>(w.begin(), w.end()));
 }
 inline Rsp unpack_rsp(const Bits& b) {
+  const MemRsp l = MemRsp::unpack(b.words().data());
   Rsp r;
-  b.get_bytes(rsp_off::rdata, r.rdata.data(), kLineBytes);
-  r.tag = static_cast<std::uint8_t>(b.get(rsp_off::tag, kTagW));
-  r.src = static_cast<std::uint8_t>(b.get(rsp_off::src, kSrcW));
-  r.err = b.get(rsp_off::err, 1) != 0;
-  r.op = static_cast<Op>(b.get(rsp_off::op, 2));
+  r.op = static_cast<Op>(l.op);
+  r.err = l.err;
+  r.src = l.src;
+  r.tag = l.tag;
+  r.rdata = l.rdata;
   return r;
 }
 
