@@ -8,6 +8,8 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 common="$root/rtl/common"
+# tessera_mem_pkg `includes its generated layouts (spec/layouts.yaml): the build's generated dir.
+gen=${2:-$root/build/generated}
 out=${1:-/tmp/tessera-xbar-sweep}
 verilator=${VERILATOR:-verilator}
 yosys=${YOSYS:-yosys}
@@ -36,7 +38,7 @@ for cfg in "${configs[@]}"; do
   gargs=()
   IFS=, read -r -a plist <<< "$cfg"
   for p in "${plist[@]}"; do gargs+=("-G$p"); done
-  if ! "$verilator" --lint-only -Wall --assert -I"$common" --top-module mem_xbar "${gargs[@]}" \
+  if ! "$verilator" --lint-only -Wall --assert -I"$common" -I"$gen" --top-module mem_xbar "${gargs[@]}" \
        "$common/common.vlt" "$here/xbar.vlt" "${srcs[@]}" > "$out/lint.txt" 2>&1; then
     echo "FAIL lint  $cfg"; sed 's/^/    /' "$out/lint.txt" | head -20
     failed+=("lint $cfg"); continue
@@ -47,7 +49,7 @@ for cfg in "${configs[@]}"; do
   sname="xbar_$(tr ',=' '__' <<< "$cfg" | tr -cd 'A-Za-z0-9_')"
   src_csv=$(IFS=,; echo "${srcs[*]}")
   if ! SYNTH_ACCEPT=1 "$root/scripts/synth/synth.sh" --name "$sname" --top mem_xbar --sources "$src_csv" \
-       --params "$cfg" --incdirs "$common" --out "$out" --baseline "$out/none" \
+       --params "$cfg" --incdirs "$common,$gen" --out "$out" --baseline "$out/none" \
        --yosys "$yosys" > "$out/synth.txt" 2>&1; then
     echo "FAIL synth $cfg"; sed 's/^/    /' "$out/synth.txt" | head -20
     failed+=("synth $cfg"); continue

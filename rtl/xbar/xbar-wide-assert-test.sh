@@ -9,6 +9,8 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 common="$root/rtl/common"
+# tessera_mem_pkg `includes its generated layouts (spec/layouts.yaml): the build's generated dir.
+gen=${2:-$root/build/generated}
 out=${1:-/tmp/tessera-xbar-wide-assert}
 verilator=${VERILATOR:-verilator}
 mkdir -p "$out"
@@ -22,7 +24,7 @@ for n in 2 3; do
   obj="$out/n$n"
   rm -rf "$obj"
   if ! "$verilator" --binary --timing --assert -Wno-fatal -Wno-lint -Wno-style -O3 \
-       -I"$common" --top-module xbar_client_stable_tb -GN_CLIENTS=$n --Mdir "$obj" -j 2 \
+       -I"$common" -I"$gen" --top-module xbar_client_stable_tb -GN_CLIENTS=$n --Mdir "$obj" -j 2 \
        -CFLAGS -O1 "${srcs[@]}" > "$out/build_n$n.txt" 2>&1; then
     echo "FAIL N_CLIENTS=$n: the model does not compile (see $out/build_n$n.txt):"
     grep -m 3 "error" "$out/build_n$n.txt" | sed 's/^/    /'
