@@ -11,10 +11,13 @@
 // Random stimulus: bus requests (mostly to mapped registers, some to holes, outside the block
 // and misaligned), random hardware values and sets every cycle, in-band writes where the block
 // has them. Every output is compared every cycle (scoreboard: the model below).
+// req_ack blocks (the CP core's MMIO): same-cycle answers, waits held until the hardware lets
+// them go (the request is presented unchanged until acknowledged), sub-word writes refused.
 // Rerun one test: RANDOM_SEED=<n> TESTCASE=<name> build/tb/regtop/bench_regtop (WAVES=1: FST).
 #include <fmt/format.h>
 #include <verilated.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -100,16 +103,31 @@ struct Inst {
 };
 
 struct Request {
-  bool valid = false;
+  bool valid = false;  // reg_req_valid_i, or req_i of a req_ack block
   uint32_t addr = 0;
   bool we = false;
   uint32_t wdata = 0;
+  unsigned be = 0xf;   // req_ack blocks: byte enables (a write needs all four)
 };
 struct InBand {
   bool we = false;
   uint32_t addr = 0;
   uint32_t wdata = 0;
 };
+
+// How the top treats a field (as docs/spec-generator.md, "Register tops", says).
+bool stored(const sg::Register& r, const sg::Field& f) {
+  return !r.external && (f.access == sg::Access::RW || f.access == sg::Access::W1C);
+}
+bool written_bits(const sg::Register& r, const sg::Field& f) {
+  return f.access == sg::Access::WO || (r.external && f.access == sg::Access::RW);
+}
+bool hw_value(const sg::Register& r, const sg::Field& f) {
+  return f.access == sg::Access::RO || (r.external && f.access == sg::Access::RW);
+}
+bool waits_on(const sg::Register& r, bool we) {
+  return (r.wait == sg::Register::Wait::Read && !we) || (r.wait == sg::Register::Wait::Write && we);
+}
 
 // Reference model of a register top, from the spec alone.
 class RegtopModel {
@@ -125,6 +143,7 @@ class RegtopModel {
       }
     }
     for (const auto& m : from_hw_) hw2reg_width_ += m.width;
+    hw_.assign(hw2reg_width_ / 64 + 2, 0);
     reset();
   }
 
@@ -132,7 +151,7 @@ class RegtopModel {
     stored_.clear();
     for (const auto& i : insts_) {
       for (const auto& f : i.reg->fields) {
-        if (stored(f)) stored_[key(i, f)] = f.reset & ones(f.bits.width());
+        if (stored(*i.reg, f)) stored_[key(i, f)] = f.reset & ones(f.bits.width());
       }
     }
     rsp_valid_ = false;
@@ -148,8 +167,12 @@ class RegtopModel {
   bool rsp_err() const { return rsp_err_; }
   uint32_t rsp_rdata() const { return rsp_rdata_; }
   bool ready() const { return !rsp_valid_; }
+  const sg::Block& block() const { return b_; }
 
-  // The register instance a request names, or null (unmapped, outside, misaligned).
+  // The hw2reg vector driven this cycle.
+  void set_hw(const std::vector<uint64_t>& hw) { hw_ = hw; }
+
+  // The register instance an address names, or null (unmapped, outside, misaligned).
   const Inst* decode(uint32_t addr) const {
     if (addr >= b_.size || (addr & 3U) != 0) return nullptr;
     for (const auto& i : insts_) {
@@ -158,93 +181,122 @@ class RegtopModel {
     return nullptr;
   }
 
+  // What the top decides about a request this cycle.
+  struct Eval {
+    const Inst* hit = nullptr;
+    bool acc_err = false;  // answered with err
+    bool waiting = false;  // req_ack: held, not acknowledged
+    bool go = false;       // performed this cycle
+    bool wr_go = false;
+    bool rd_go = false;
+    uint32_t rdata = 0;
+  };
+  Eval evaluate(const Request& rq) const {
+    Eval e;
+    e.hit = decode(rq.addr);
+    const bool word = !b_.req_ack || rq.be == 0xf;
+    if (!e.hit) {
+      e.acc_err = true;
+    } else if (rq.we) {
+      e.acc_err = !e.hit->reg->bus_writable(b_.in_band_state) || bit(*e.hit, nullptr, Kind::Werr) || !word;
+    } else {
+      e.acc_err = bit(*e.hit, nullptr, Kind::Rerr);
+    }
+    e.waiting = b_.req_ack && rq.valid && !e.acc_err && waits_on(*e.hit->reg, rq.we) &&
+                bit(*e.hit, nullptr, Kind::Wait);
+    e.go = b_.req_ack ? rq.valid && !e.waiting : rq.valid && ready();
+    e.wr_go = e.go && rq.we && word;
+    e.rd_go = e.go && !rq.we;
+    if (e.hit && !rq.we && !e.acc_err) {
+      for (const auto& f : e.hit->reg->fields) {
+        uint64_t x = 0;
+        if (stored(*e.hit->reg, f)) x = stored_.at(key(*e.hit, f));
+        else if (hw_value(*e.hit->reg, f)) x = field(*e.hit, f, Kind::Value);
+        e.rdata |= static_cast<uint32_t>(x << f.bits.lsb) & f.bits.mask();
+      }
+    }
+    return e;
+  }
+
   // What instance n of reg2hw member `m` must show this cycle, given the inputs.
   uint64_t expected_to_hw(const sg::RegtopMember& m, unsigned n, const Request& rq) const {
-    const bool go = rq.valid && ready();
-    const Inst* hit = go ? decode(rq.addr) : nullptr;
+    const Eval e = evaluate(rq);
+    if (m.kind == Kind::Wd) return rq.wdata;
     for (const auto& i : insts_) {
       if (i.reg != m.reg || i.n != n) continue;
       switch (m.kind) {
-        case Kind::Value: return stored(*m.field) ? stored_.at(key(i, *m.field)) : field_of(rq.wdata, *m.field);
-        case Kind::Qe: return hit == &i && rq.we;
-        case Kind::Re: return hit == &i && !rq.we;
+        case Kind::Value:
+          if (stored(*i.reg, *m.field)) return stored_.at(key(i, *m.field));
+          if (written_bits(*i.reg, *m.field)) return field_of(rq.wdata, *m.field);
+          tb::fail(fmt::format("model: reg2hw {}.{} is neither stored nor written bits", m.id, m.member));
+        case Kind::Qe: return e.wr_go && e.hit == &i;
+        case Kind::Re: return e.rd_go && e.hit == &i;
+        case Kind::Pend: return rq.valid && !e.acc_err && waits_on(*i.reg, rq.we) && e.hit == &i;
         default: return 0;
       }
     }
     tb::fail(fmt::format("model: no instance {} of {}", n, m.reg->name));
   }
 
-  // One clock edge: `hw` is the hw2reg vector driven this cycle (member bits by layout).
-  template <class HwGet>
-  void clock(const Request& rq, const InBand& ib, HwGet hw) {
-    const bool go = rq.valid && ready();
-    const Inst* hit = decode(rq.addr);
-    auto hw_field = [&](const Inst& i, const sg::Field& f, Kind k) -> uint64_t {
-      for (const auto& m : from_hw_) {
-        if (m.reg == i.reg && m.field == &f && m.kind == k) return hw(m.lsb + i.n * f.bits.width(), f.bits.width());
-      }
-      tb::fail(fmt::format("model: no hw2reg member for {}.{}", i.reg->name, f.name));
-    };
-    auto werr = [&](const Inst& i) -> bool {
-      if (!i.reg->write_error) return false;
-      for (const auto& m : from_hw_) {
-        if (m.reg == i.reg && m.kind == Kind::Werr) return hw(m.lsb + i.n, 1) != 0;
-      }
-      return false;
-    };
-    // response
-    bool err = false;
-    uint32_t rdata = 0;
-    if (go) {
-      if (!hit) {
-        err = true;
-      } else if (rq.we) {
-        err = !hit->reg->bus_writable(b_.in_band_state) || werr(*hit);
-      } else {
-        for (const auto& f : hit->reg->fields) {
-          uint64_t x = 0;
-          if (stored(f)) x = stored_.at(key(*hit, f));
-          else if (f.access == sg::Access::RO) x = hw_field(*hit, f, Kind::Value);
-          rdata |= static_cast<uint32_t>(x << f.bits.lsb) & f.bits.mask();
-        }
-      }
-    }
-    // stored fields
+  // One clock edge with the request and in-band write of this cycle.
+  void clock(const Request& rq, const InBand& ib) {
+    const Eval e = evaluate(rq);
     std::map<std::string, uint64_t> next = stored_;
     for (const auto& i : insts_) {
-      const bool wr_ok = go && rq.we && hit == &i && i.reg->bus_writable(b_.in_band_state) && !werr(i);
+      const bool wr_ok = e.wr_go && e.hit == &i && i.reg->bus_writable(b_.in_band_state) &&
+                         !bit(i, nullptr, Kind::Werr);
       const bool ib_hit = b_.in_band_state && ib.we && ib.addr == i.offset;
       for (const auto& f : i.reg->fields) {
-        if (!stored(f)) continue;
+        if (!stored(*i.reg, f)) continue;
         uint64_t& d = next[key(i, f)];
         if (f.access == sg::Access::RW) {
           if (wr_ok && !b_.in_band_state) d = field_of(rq.wdata, f);
           if (ib_hit) d = field_of(ib.wdata, f);
         } else {
           if (wr_ok) d &= ~field_of(rq.wdata, f) & ones(f.bits.width());
-          d |= hw_field(i, f, Kind::Set);
+          d |= field(i, f, Kind::Set);
         }
+        if (f.hw_write && bit(i, &f, Kind::De)) d = field(i, f, Kind::D);
       }
     }
     stored_ = std::move(next);
-    if (go) {
-      rsp_err_ = err;
-      rsp_rdata_ = rdata;
+    if (!b_.req_ack) {
+      if (e.go) {
+        rsp_err_ = e.acc_err;
+        rsp_rdata_ = rq.we || e.acc_err ? 0 : e.rdata;
+      }
+      rsp_valid_ = e.go;
     }
-    rsp_valid_ = go;
   }
 
-  uint64_t stored_value(const Inst& i, const sg::Field& f) const { return stored_.at(key(i, f)); }
-  static bool stored(const sg::Field& f) { return f.access == sg::Access::RW || f.access == sg::Access::W1C; }
   static uint64_t field_of(uint32_t word, const sg::Field& f) { return (word & f.bits.mask()) >> f.bits.lsb; }
 
  private:
+  uint64_t hw_bits(unsigned lo, unsigned w) const {
+    uint64_t v = 0;
+    for (unsigned b = 0; b < w; ++b) v |= ((hw_[(lo + b) / 64] >> ((lo + b) % 64)) & 1ULL) << b;
+    return v;
+  }
+  // A one-bit-per-instance hw2reg member (werr, rerr, wait; or a field's _de), 0 if absent.
+  bool bit(const Inst& i, const sg::Field* f, Kind k) const {
+    for (const auto& m : from_hw_) {
+      if (m.reg == i.reg && m.kind == k && m.field == f) return hw_bits(m.lsb + i.n, 1) != 0;
+    }
+    return false;
+  }
+  uint64_t field(const Inst& i, const sg::Field& f, Kind k) const {
+    for (const auto& m : from_hw_) {
+      if (m.reg == i.reg && m.field == &f && m.kind == k) return hw_bits(m.lsb + i.n * f.bits.width(), f.bits.width());
+    }
+    tb::fail(fmt::format("model: no hw2reg member for {}.{}", i.reg->name, f.name));
+  }
   static std::string key(const Inst& i, const sg::Field& f) { return fmt::format("{}[{}].{}", i.reg->name, i.n, f.name); }
 
   const sg::Block& b_;
   std::vector<sg::RegtopMember> to_hw_, from_hw_;
   std::vector<Inst> insts_;
   unsigned hw2reg_width_ = 0;
+  std::vector<uint64_t> hw_;
   std::map<std::string, uint64_t> stored_;
   bool rsp_valid_ = false;
   bool rsp_err_ = false;
@@ -261,7 +313,7 @@ class RegtopBench {
   RegtopBench(tb::Dut<V>& dut, const sg::Block& b) : dut_(dut), b_(b), model_(b) {}
 
   Task<> reset() {
-    apply({}, {}, true);
+    apply({}, {}, std::vector<uint64_t>(model_.hw2reg_width() / 64 + 2, 0));
     dut_->rst_ni = 0;
     tb::Clock(dut_->clk_i, 10, "ns").start();
     co_await tb::ClockCycles(dut_->clk_i, 3);
@@ -269,10 +321,10 @@ class RegtopBench {
     model_.reset();
   }
 
-  // Every stored field shows its spec reset on reg2hw, and reads back as it.
+  // Every stored field shows its spec reset on reg2hw.
   void check_resets() {
     for (const auto& m : model_.to_hw()) {
-      if (m.kind != Kind::Value || !RegtopModel::stored(*m.field)) continue;
+      if (m.kind != Kind::Value || !stored(*m.reg, *m.field)) continue;
       const unsigned w = m.field->bits.width();
       for (unsigned n = 0; n < m.count; ++n) {
         const uint64_t got = get_bits(dut_->reg2hw_o, m.lsb + n * w, w);
@@ -287,38 +339,43 @@ class RegtopBench {
   // One cycle: drive, wait for the edge, compare every output with the model, clock the model.
   Task<> cycle(const Request& rq, const InBand& ib) {
     std::vector<uint64_t> hw = random_hw2reg();
-    tb::defer([this, rq, ib, hw] { apply(rq, ib, false, &hw); });
+    tb::defer([this, rq, ib, hw] { apply(rq, ib, hw); });
     co_await RisingEdge(dut_->clk_i);
+    model_.set_hw(hw);
     compare(rq);
-    const bool go = rq.valid && model_.ready();
-    const Inst* hit = model_.decode(rq.addr);
-    if (go) {
+    const auto e = model_.evaluate(rq);
+    if (e.go) {
       ++requests_;
-      cov_.hit("read of a mapped register", hit && !rq.we);
-      cov_.hit("accepted write", hit && rq.we && hit->reg->bus_writable(b_.in_band_state));
-      cov_.hit("refused write", hit && rq.we && !hit->reg->bus_writable(b_.in_band_state));
-      cov_.hit("unmapped or misaligned", !hit);
-      cov_.hit("array instance > 0", hit && hit->n > 0);
+      const bool writable = e.hit && e.hit->reg->bus_writable(b_.in_band_state);
+      cov_.hit("read of a mapped register", e.hit && !rq.we && !e.acc_err);
+      cov_.hit("accepted write", e.hit && rq.we && !e.acc_err);
+      cov_.hit("refused write", e.hit && rq.we && !writable);
+      cov_.hit("unmapped or misaligned", !e.hit);
+      cov_.hit("array instance > 0", e.hit && e.hit->n > 0);
+      cov_.hit("hardware error (werr, rerr)", e.hit && writable == rq.we && e.acc_err && rq.be == 0xf);
     }
-    model_.clock(rq, ib, [&hw](unsigned lo, unsigned w) {
-      uint64_t v = 0;
-      for (unsigned b = 0; b < w; ++b) v |= ((hw[(lo + b) / 64] >> ((lo + b) % 64)) & 1ULL) << b;
-      return v;
-    });
+    cov_.hit("waited", e.waiting);
+    last_ = rq;
+    last_acked_ = !b_.req_ack || e.go || !rq.valid;
+    model_.clock(rq, ib);
   }
 
-  // A random request: mostly a mapped register, some holes, outside the block, misaligned.
+  // A random request: mostly a mapped register, some holes, outside the block, misaligned. A
+  // req_ack request that was not acknowledged is presented again unchanged (the protocol).
   Request random_request() {
+    if (!last_acked_) return last_;
     Request rq;
     rq.valid = tb::chance(0.7);
     rq.we = tb::chance(0.5);
     rq.wdata = static_cast<uint32_t>(tb::chance(0.3) ? ~0ULL : tb::randint(0, 0xffffffffULL));
     const auto& insts = model_.insts();
     const double p = static_cast<double>(tb::randint(0, 999)) / 1000.0;
+    const uint64_t top = b_.req_ack ? b_.size - 1 : 0xffff;  // req_ack: addr_i spans the block
     if (p < 0.85) rq.addr = static_cast<uint32_t>(insts[tb::randint(0, insts.size() - 1)].offset);
     else if (p < 0.93) rq.addr = static_cast<uint32_t>(tb::randint(0, b_.size - 1) & ~3ULL);
-    else if (p < 0.97) rq.addr = static_cast<uint32_t>(tb::randint(b_.size, 0xffff));
+    else if (p < 0.97) rq.addr = static_cast<uint32_t>(tb::randint(std::min<uint64_t>(b_.size, top), top));
     else rq.addr = static_cast<uint32_t>(insts[tb::randint(0, insts.size() - 1)].offset + tb::randint(1, 3));
+    if (b_.req_ack && tb::chance(0.05)) rq.be = static_cast<unsigned>(tb::randint(0, 14));
     return rq;
   }
 
@@ -339,49 +396,66 @@ class RegtopBench {
 
  private:
   std::vector<uint64_t> random_hw2reg() {
-    std::vector<uint64_t> v((model_.hw2reg_width() + 63) / 64 + 1, 0);
+    std::vector<uint64_t> v(model_.hw2reg_width() / 64 + 2, 0);
     for (const auto& m : model_.from_hw()) {
       for (unsigned b = 0; b < m.width; ++b) {
-        // sets and werr are sparse, so w1c bits live long enough to be read and cleared
-        const double p1 = m.kind == Kind::Value ? 0.5 : 0.08;
+        // sets, hardware writes and errors are sparse, so stored bits live long enough to be
+        // read and cleared; wait is 1 half the time, so accesses both wait and pass
+        const double p1 = m.kind == Kind::Value || m.kind == Kind::D || m.kind == Kind::Wait ? 0.5 : 0.08;
         if (tb::chance(p1)) v[(m.lsb + b) / 64] |= 1ULL << ((m.lsb + b) % 64);
       }
     }
     return v;
   }
 
-  void apply(const Request& rq, const InBand& ib, bool zero, const std::vector<uint64_t>* hw = nullptr) {
-    dut_->reg_req_valid_i = rq.valid;
-    uint64_t req = 0;
-    req |= static_cast<uint64_t>(rq.wdata) << kReqWdataLsb;
-    req |= static_cast<uint64_t>(rq.we) << kReqWeLsb;
-    req |= static_cast<uint64_t>(rq.addr & 0xffffU) << kReqAddrLsb;
-    dut_->reg_req_i = req;
+  void apply(const Request& rq, const InBand& ib, const std::vector<uint64_t>& hw) {
+    if constexpr (requires { dut_->req_i; }) {
+      dut_->req_i = rq.valid;
+      dut_->we_i = rq.we;
+      dut_->be_i = rq.be;
+      dut_->addr_i = rq.addr;
+      dut_->wdata_i = rq.wdata;
+    } else {
+      dut_->reg_req_valid_i = rq.valid;
+      uint64_t req = 0;
+      req |= static_cast<uint64_t>(rq.wdata) << kReqWdataLsb;
+      req |= static_cast<uint64_t>(rq.we) << kReqWeLsb;
+      req |= static_cast<uint64_t>(rq.addr & 0xffffU) << kReqAddrLsb;
+      dut_->reg_req_i = req;
+    }
     if constexpr (requires { dut_->ib_we_i; }) {
       dut_->ib_we_i = ib.we;
       dut_->ib_addr_i = ib.addr;
       dut_->ib_wdata_i = ib.wdata;
     }
-    for (unsigned b = 0; b < model_.hw2reg_width(); ++b) {
-      const bool one = !zero && hw && (((*hw)[b / 64] >> (b % 64)) & 1ULL);
-      set_bits(dut_->hw2reg_i, b, 1, one);
-    }
+    for (unsigned b = 0; b < model_.hw2reg_width(); ++b) set_bits(dut_->hw2reg_i, b, 1, (hw[b / 64] >> (b % 64)) & 1ULL);
   }
 
   void compare(const Request& rq) {
-    const bool ready = dut_->reg_req_ready_o;
-    const bool rsp_valid = dut_->reg_rsp_valid_o;
-    if (ready != model_.ready() || rsp_valid != model_.rsp_valid())
-      tb::fail(fmt::format("{}: ready={} rsp_valid={}, expected {} {}", b_.name, ready, rsp_valid, model_.ready(),
-                           model_.rsp_valid()));
-    if (rsp_valid) {
-      const uint64_t rsp = get_bits(dut_->reg_rsp_o, 0, 33);
-      const bool err = (rsp >> kRspErrLsb) & 1U;
-      const auto rdata = static_cast<uint32_t>(rsp);
-      if (err != model_.rsp_err() || rdata != model_.rsp_rdata())
-        tb::fail(fmt::format("{}: response err={} rdata={:#010x}, expected err={} rdata={:#010x} (request {} {:#x})",
-                             b_.name, err, rdata, model_.rsp_err(), model_.rsp_rdata(), last_we_ ? "write" : "read",
-                             last_addr_));
+    const std::string what = fmt::format("({} {:#x})", rq.we ? "write" : "read", rq.addr);
+    if constexpr (requires { dut_->req_i; }) {
+      const auto e = model_.evaluate(rq);
+      const bool ack = dut_->ack_o, err = dut_->err_o;
+      const uint32_t rdata = dut_->rdata_o;
+      const bool want_ack = rq.valid && !e.waiting, want_err = rq.valid && e.acc_err;
+      const uint32_t want_rdata = rq.valid && !rq.we && !e.acc_err ? e.rdata : 0;
+      if (ack != want_ack || err != want_err || rdata != want_rdata)
+        tb::fail(fmt::format("{}: ack={} err={} rdata={:#010x}, expected ack={} err={} rdata={:#010x} {}", b_.name, ack,
+                             err, rdata, want_ack, want_err, want_rdata, what));
+    } else {
+      const bool ready = dut_->reg_req_ready_o;
+      const bool rsp_valid = dut_->reg_rsp_valid_o;
+      if (ready != model_.ready() || rsp_valid != model_.rsp_valid())
+        tb::fail(fmt::format("{}: ready={} rsp_valid={}, expected {} {}", b_.name, ready, rsp_valid, model_.ready(),
+                             model_.rsp_valid()));
+      if (rsp_valid) {
+        const uint64_t rsp = get_bits(dut_->reg_rsp_o, 0, 33);
+        const bool err = (rsp >> kRspErrLsb) & 1U;
+        const auto rdata = static_cast<uint32_t>(rsp);
+        if (err != model_.rsp_err() || rdata != model_.rsp_rdata())
+          tb::fail(fmt::format("{}: response err={} rdata={:#010x}, expected err={} rdata={:#010x}", b_.name, err,
+                               rdata, model_.rsp_err(), model_.rsp_rdata()));
+      }
     }
     for (const auto& m : model_.to_hw()) {
       const unsigned w = m.width / m.count;
@@ -389,13 +463,9 @@ class RegtopBench {
         const uint64_t got = get_bits(dut_->reg2hw_o, m.lsb + n * w, w);
         const uint64_t want = model_.expected_to_hw(m, n, rq) & ones(w);
         if (got != want)
-          tb::fail(fmt::format("{}: reg2hw.{}.{} instance {} = {:#x}, expected {:#x}", b_.name, m.id, m.member, n,
-                               got, want));
+          tb::fail(fmt::format("{}: reg2hw.{}.{} instance {} = {:#x}, expected {:#x} {}", b_.name, m.id, m.member, n,
+                               got, want, what));
       }
-    }
-    if (rq.valid && model_.ready()) {
-      last_we_ = rq.we;
-      last_addr_ = rq.addr;
     }
   }
 
@@ -404,8 +474,8 @@ class RegtopBench {
   RegtopModel model_;
   tb::Coverage cov_;
   uint64_t requests_ = 0;
-  bool last_we_ = false;
-  uint32_t last_addr_ = 0;
+  Request last_;
+  bool last_acked_ = true;
 };
 
 template <class V>
@@ -430,6 +500,19 @@ Task<> run_block(tb::Dut<V>& dut, const char* name) {
   if (any_refused) cov.require("refused write", 20);
   if (any_array) cov.require("array instance > 0", 20);
   if (b.in_band_state) cov.require("in-band write", 20);
+  bool any_wait = false, any_hw_err = false;
+  for (const auto& r : b.registers) {
+    any_wait |= r.wait != sg::Register::Wait::None;
+    any_hw_err |= r.write_error || r.read_error;
+  }
+  for (const auto& a : b.arrays) {
+    for (const auto& r : a.registers) {
+      any_wait |= r.wait != sg::Register::Wait::None;
+      any_hw_err |= r.write_error || r.read_error;
+    }
+  }
+  if (any_wait) cov.require("waited", 20);
+  if (any_hw_err) cov.require("hardware error (werr, rerr)", 5);
 }
 
 }  // namespace

@@ -147,12 +147,19 @@ std::optional<Register> parse_register(const YAML::Node& node, const Where& wher
                                        Diagnostics& diag) {
   MapReader m(node, where, diag,
               {"name", "offset", "access", "reset", "description", "fields", "write_strobe",
-               "read_strobe", "write_error"});
+               "read_strobe", "write_error", "read_error", "wait", "external"});
   if (!m.valid()) return std::nullopt;
   Register r;
   r.write_strobe = m.boolean("write_strobe", Need::Optional).value_or(false);
   r.read_strobe = m.boolean("read_strobe", Need::Optional).value_or(false);
   r.write_error = m.boolean("write_error", Need::Optional).value_or(false);
+  r.read_error = m.boolean("read_error", Need::Optional).value_or(false);
+  r.external = m.boolean("external", Need::Optional).value_or(false);
+  if (auto w = m.string("wait", Need::Optional)) {
+    if (*w == "read") r.wait = Register::Wait::Read;
+    else if (*w == "write") r.wait = Register::Wait::Write;
+    else diag.error(m.at("wait"), fmt::format("wait must be 'read' or 'write', not '{}'", *w));
+  }
   r.name = m.identifier("name", Need::Required, IdStyle::Upper).value_or("");
   r.offset = m.uint("offset", Need::Required).value_or(0);
   r.access = m.access("access", Need::Required).value_or(Access::RW);
@@ -165,10 +172,19 @@ std::optional<Register> parse_register(const YAML::Node& node, const Where& wher
     }
     for (const auto& [fnode, fwhere] : *fields) {
       MapReader fm(fnode, fwhere, diag,
-                   {"name", "bits", "access", "reset", "description", "enum"});
+                   {"name", "bits", "access", "reset", "description", "enum", "hw_write",
+                    "write_mask_param"});
       if (!fm.valid()) continue;
       Field f = parse_field_common(fm);
       f.access = fm.access("access", Need::Optional).value_or(r.access);
+      f.hw_write = fm.boolean("hw_write", Need::Optional).value_or(false);
+      f.write_mask_param = fm.boolean("write_mask_param", Need::Optional).value_or(false);
+      if (f.hw_write && f.access != Access::RW && f.access != Access::W1C) {
+        diag.error(fm.at("hw_write"), "hw_write needs a stored field (access rw or w1c)");
+      }
+      if (f.write_mask_param && f.access != Access::RW) {
+        diag.error(fm.at("write_mask_param"), "write_mask_param needs an rw field");
+      }
       f.reset = fm.uint("reset", Need::Optional).value_or(0);
       f.origin = fm.origin();
       r.fields.push_back(std::move(f));
@@ -241,8 +257,15 @@ void parse_register_file(const std::string& path, Spec& spec, Diagnostics& diag)
   block.file = path;
   if (auto bnode = top.mapping("block", Need::Required)) {
     MapReader b(*bnode, top.at("block"), diag,
-                {"name", "base", "size", "description", "state_writes"});
+                {"name", "base", "size", "description", "state_writes", "protocol"});
     if (b.valid()) {
+      if (auto pr = b.string("protocol", Need::Optional)) {
+        if (*pr == "req_ack") {
+          block.req_ack = true;
+        } else if (*pr != "regbus") {
+          diag.error(b.at("protocol"), fmt::format("protocol must be 'regbus' or 'req_ack', not '{}'", *pr));
+        }
+      }
       if (auto sw = b.string("state_writes", Need::Optional)) {
         if (*sw == "in_band") {
           block.in_band_state = true;

@@ -38,7 +38,9 @@ std::string emit_regtop_module(const Block& b);
 struct RegtopMember {
   // Value: a stored or write-only field (reg2hw) or a read-only field's value (hw2reg);
   // Set: a w1c field's hardware set (hw2reg); Qe / Re: strobes (reg2hw); Werr (hw2reg).
-  enum class Kind { Value, Set, Qe, Re, Werr };
+  // De / D: a hardware write of a stored field (hw_write); Wd: the written word (write_strobe).
+  // Pend (reg2hw) / Wait (hw2reg): a `wait` register's access presented / held; Rerr (hw2reg).
+  enum class Kind { Value, Set, Qe, Re, Werr, De, D, Wd, Pend, Wait, Rerr };
   const Register* reg = nullptr;
   const RegisterArray* array = nullptr;  // null for a plain register
   const Field* field = nullptr;          // null for Qe, Re, Werr

@@ -68,6 +68,11 @@ struct Field {
   // Registers only.
   Access access = Access::RW;
   uint64_t reset = 0;
+  // Register tops (docs/spec-generator.md): hw2reg <field>_de/_d let the hardware write the
+  // stored (rw, w1c) value, over any bus write of the same cycle; a write-mask parameter
+  // <REG>_<FIELD>_WMASK limits which bits a bus or in-band write stores (rw only).
+  bool hw_write = false;
+  bool write_mask_param = false;
 
   // Layouts only (spec/layouts.yaml): `bits` is the field's place in the whole layout, which
   // may be wider than 32 bits.
@@ -114,9 +119,17 @@ struct Register {
   Access access = Access::RW;    // default for fields that do not state their own
   std::optional<uint64_t> reset;  // optional cross-check of the fields' resets
   // Side-effect hooks of the generated register top (docs/spec-generator.md, "Register tops"):
-  bool write_strobe = false;  // reg2hw .qe pulses on every accepted bus write (always for wo fields)
+  bool write_strobe = false;  // reg2hw .qe (and .wd, the word) on every accepted bus write; .qe always for wo fields
   bool read_strobe = false;   // reg2hw .re pulses on every accepted bus read
   bool write_error = false;   // hw2reg .werr: a bus write while it is 1 answers err, stores nothing
+  bool read_error = false;    // hw2reg .rerr: a bus read while it is 1 answers err
+  // `wait: read` / `wait: write` (req_ack blocks): that access is held, not acknowledged, while
+  // hw2reg .wait is 1; reg2hw .pend shows it presented (also while it waits).
+  enum class Wait { None, Read, Write };
+  Wait wait = Wait::None;
+  // `external: true`: the rw fields have no storage here: a read returns hw2reg .<field>, a
+  // write gives reg2hw .<field> (the written bits) with .qe (reggen's hwext).
+  bool external = false;
   std::vector<Field> fields;
   Origin origin;
 
@@ -147,6 +160,9 @@ struct Block {
   // port (the command stream's SET_REGS, ordered with the draws); a bus write to a register
   // with nothing else writable answers err. Default `bus`.
   bool in_band_state = false;
+  // `protocol: req_ack` (the CP core's MMIO): req/we/be/addr/wdata held until ack, answered in
+  // the same cycle (combinational), sub-word writes refused. Default `regbus`.
+  bool req_ack = false;
   std::vector<Register> registers;
   std::vector<RegisterArray> arrays;
   std::string file;
