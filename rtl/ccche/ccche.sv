@@ -16,7 +16,7 @@
 // writer, tag} in flops (the lookup is combinational, so a hit is decided in the cycle the
 // request is offered; invalidate-all clears the valid bits in one cycle). Line data in
 // prim_ram_1p (LINES x 512 bits, byte mask), index {set, way}. Replacement: the lowest invalid
-// way, else the tree pseudo-LRU way (slc_plru, the SLC's tree), updated on every hit and
+// way, else the tree pseudo-LRU way (prim_plru, the tree the SLC uses too), updated on every hit and
 // allocation; ways reserved by a fill in flight are never victims.
 //
 // Operation ("peek, then accept"): a round-robin arbiter (prim_rr_arb, LOCK_IN) picks one
@@ -334,7 +334,7 @@ module ccche #(
     .in_i (set_valid & set_dirty), .onehot_o (unused_dirty_oh), .idx_o (dirty_way),
     .valid_o (unused_dirty_any));
 
-  slc_plru #(.WAYS (WAYS)) u_plru (
+  prim_plru #(.WAYS (WAYS)) u_plru (
     .bits_i      (set_plru),
     .touch_way_i (touch_way),
     .victim_o    (plru_victim),

@@ -11,7 +11,7 @@
 // rtl/mem/tessera_mem_pkg.sv). Full description, deviations and figures: docs/slc.md.
 //
 // Organisation: SIZE_BYTES / 64 lines, WAYS ways, Sets = lines / WAYS sets, set index =
-// addr[6 +: SetW], write-back, write-allocate, tree pseudo-LRU (slc_plru). Per line: valid,
+// addr[6 +: SetW], write-back, write-allocate, tree pseudo-LRU (prim_plru). Per line: valid,
 // dirty, prefetched-and-unused, DSID of the last writer (a READ or PREFETCH fill installs
 // DSID 0; a WRITE sets the writer's DSID), address tag. Arrays, all through the prim_ram_*
 // wrappers: tag/state RAM (prim_ram_2p, one word per set, one mask group per way), PLRU RAM
@@ -343,7 +343,7 @@ module slc #(
   logic [PlruW-1:0] plru_touched;
   logic [WayW-1:0]  plru_touch_way;
   assign plru_touch_way = hit ? hit_way : victim;  // a hit's way, or the way a miss takes
-  slc_plru #(.WAYS(WAYS)) u_plru (
+  prim_plru #(.WAYS(WAYS)) u_plru (
     .bits_i      (plru),
     .touch_way_i (plru_touch_way),
     .victim_o    (plru_victim),

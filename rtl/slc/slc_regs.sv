@@ -6,11 +6,13 @@
 // management): the delete command that "notif[ies] the memory cache to delete data stored
 // within the cache line without flushing to memory" arrives here as CMD.op = DELETE.
 //
-// Register bus (tessera_regbus_pkg): reg_req_ready_o is high whenever no response is
-// pending; an accepted request is answered with reg_rsp_valid_o exactly one cycle later.
-// err = 1 for an offset outside the block or not mapped, a misaligned address, a write to a
-// read-only register, and a CMD write that found the command queue full (the command is
-// dropped and STATUS.cmd_dropped set). An err write changes nothing else.
+// Decode, storage, resets and errors are the generated register top's (slc_reg_top, from
+// spec/registers/slc.yaml; docs/spec-generator.md "Register tops"): ready whenever no
+// response is pending, each response one cycle after its request, err = 1 for an offset
+// outside the block or not mapped, a misaligned address, a write to a read-only register, and
+// a CMD write that found the command queue full (CMD is `write_error`: the command is dropped
+// and STATUS.cmd_dropped set here). An err write changes nothing else. What stays here is the
+// SLC's side of the registers: the command queue, the command counts and the values read.
 //
 // Commands go into a prim_fifo_sync (CMD_DEPTH entries of {op, dsid}); the SLC core reads the
 // head (cmd_valid_o, cmd_op_o, cmd_dsid_o) and pops it when the command has completed
@@ -53,7 +55,6 @@ module slc_regs #(
   output logic                                clear_counters_o
 );
 
-  localparam int unsigned AW = tessera_spec_pkg::TS_SLC_ADDR_WIDTH;
   localparam int unsigned DW = tessera_mem_pkg::DSID_W;
   localparam int unsigned CmdW = tessera_spec_pkg::TS_SLC_CMD_OP_WIDTH + DW;
   localparam int unsigned CmdDepthW = (CMD_DEPTH + 1 > 2) ? $clog2(CMD_DEPTH + 1) : 1;
@@ -64,176 +65,99 @@ module slc_regs #(
   localparam int unsigned MshrsW  = tessera_spec_pkg::TS_SLC_CONFIG_MSHRS_WIDTH;
   localparam int unsigned WbsW    = tessera_spec_pkg::TS_SLC_CONFIG_WBS_WIDTH;
   localparam int unsigned OpW     = tessera_spec_pkg::TS_SLC_CMD_OP_WIDTH;
+  localparam int unsigned LimitW  = tessera_spec_pkg::TS_SLC_MEM_LIMIT_LIMIT_WIDTH;
+  localparam int unsigned LimitLsb = tessera_spec_pkg::TS_SLC_MEM_LIMIT_LIMIT_LSB;
+  localparam logic [LimitW-1:0] LimitReset = MEM_LIMIT_RESET[LimitLsb +: LimitW];
 
-  // ---- decode ------------------------------------------------------------------------------
-  logic        req_go, is_write, in_block, aligned;
-  logic [AW-1:0] off;
-  assign reg_req_ready_o = !reg_rsp_valid_o;
-  assign req_go   = reg_req_valid_i && reg_req_ready_o;
-  assign is_write = reg_req_i.we;
-  assign off      = reg_req_i.addr[AW-1:0];
-  assign in_block = (32'(reg_req_i.addr) < tessera_spec_pkg::TS_SLC_SIZE);
-  assign aligned  = (reg_req_i.addr[1:0] == 2'b00);
+  slc_reg_pkg::slc_reg2hw_t reg2hw;
+  slc_reg_pkg::slc_hw2reg_t hw2reg;
 
-  function automatic logic hit(input logic [AW-1:0] o, input logic [31:0] reg_off);
-    hit = (32'(o) == reg_off);
-  endfunction
+  slc_reg_top #(
+    .MEM_LIMIT_LIMIT_RESET (LimitReset)
+  ) u_reg_top (
+    .clk_i,
+    .rst_ni,
+    .reg_req_valid_i,
+    .reg_req_ready_o,
+    .reg_req_i,
+    .reg_rsp_valid_o,
+    .reg_rsp_o,
+    .reg2hw_o (reg2hw),
+    .hw2reg_i (hw2reg)
+  );
 
-  // Counter registers: CNT_READS .. CNT_MEM_ERRORS, consecutive words from CNT_READS.
-  localparam logic [31:0] CntBase = tessera_spec_pkg::TS_SLC_CNT_READS_OFFSET;
-  logic          cnt_sel;
-  logic [31:0]   cnt_rdata;
-  always_comb begin
-    cnt_sel   = 1'b0;
-    cnt_rdata = '0;
-    for (int unsigned i = 0; i < NUM_CNT; i++) begin
-      if (hit(off, CntBase + 32'(4 * i))) begin
-        cnt_sel   = 1'b1;
-        cnt_rdata = counters_i[i*32 +: 32];
-      end
-    end
-  end
-
-  // ---- state -------------------------------------------------------------------------------
-  logic [31:0]   mem_limit_d, mem_limit_q;
-  logic [DW-1:0] occ_sel_d, occ_sel_q;
-  logic          done_d, done_q, dropped_d, dropped_q;
-  logic [15:0]   issued_d, issued_q, completed_d, completed_q;
-  logic          rsp_valid_d, rsp_valid_q;
-  tessera_regbus_pkg::reg_rsp_t rsp_d, rsp_q;
-
-  // command FIFO
-  logic                 cmd_push, cmd_wready, cmd_rvalid;
+  // ---- commands ----------------------------------------------------------------------------
+  logic                 cmd_push, cmd_wready, cmd_rvalid, cmd_is_op;
   logic [CmdW-1:0]      cmd_wdata, cmd_rdata;
   logic [CmdDepthW-1:0] cmd_depth;
   logic                 unused_cmd_full, unused_cmd_empty;
+  logic [15:0]          issued_d, issued_q, completed_d, completed_q;
 
-  logic [31:0] status_rdata, config_rdata, count_rdata, lines_rdata;
-  always_comb begin
-    status_rdata = '0;
-    status_rdata[tessera_spec_pkg::TS_SLC_STATUS_BUSY_LSB] =
-        init_busy_i || cmd_rvalid || (running_i != tessera_spec_pkg::TS_SLC_CMD_NONE);
-    status_rdata[tessera_spec_pkg::TS_SLC_STATUS_DONE_LSB] = done_q;
-    status_rdata[tessera_spec_pkg::TS_SLC_STATUS_CMD_DROPPED_LSB] = dropped_q;
-    status_rdata[tessera_spec_pkg::TS_SLC_STATUS_QUEUED_LSB +: QueuedW] = QueuedW'(cmd_depth);
-    status_rdata[tessera_spec_pkg::TS_SLC_STATUS_RUNNING_LSB +: OpW]    = running_i;
-
-    config_rdata = '0;
-    config_rdata[tessera_spec_pkg::TS_SLC_CONFIG_WAYS_LSB +: WaysW]       = WaysW'(WAYS);
-    config_rdata[tessera_spec_pkg::TS_SLC_CONFIG_SETS_LOG2_LSB +: SetsW]  = SetsW'(SET_W);
-    config_rdata[tessera_spec_pkg::TS_SLC_CONFIG_MSHRS_LSB +: MshrsW]     = MshrsW'(NUM_MSHR);
-    config_rdata[tessera_spec_pkg::TS_SLC_CONFIG_WBS_LSB +: WbsW]         = WbsW'(NUM_WB);
-
-    count_rdata = '0;
-    count_rdata[tessera_spec_pkg::TS_SLC_CMD_COUNT_ISSUED_LSB +: 16]    = issued_q;
-    count_rdata[tessera_spec_pkg::TS_SLC_CMD_COUNT_COMPLETED_LSB +: 16] = completed_q;
-
-    lines_rdata = '0;
-    lines_rdata[tessera_spec_pkg::TS_SLC_LINES_VALID_LSB +: 16] = valid_lines_i;
-    lines_rdata[tessera_spec_pkg::TS_SLC_LINES_DIRTY_LSB +: 16] = dirty_lines_i;
-  end
-
-  // ---- access ------------------------------------------------------------------------------
-  logic [OpW-1:0] wr_op;
-  assign wr_op = reg_req_i.wdata[tessera_spec_pkg::TS_SLC_CMD_OP_LSB +: OpW];
-
-  always_comb begin
-    mem_limit_d      = mem_limit_q;
-    occ_sel_d        = occ_sel_q;
-    done_d           = done_q || cmd_done_i;
-    dropped_d        = dropped_q;
-    issued_d         = issued_q;
-    completed_d      = completed_q + (cmd_done_i ? 16'd1 : 16'd0);
-    cmd_push         = 1'b0;
-    clear_counters_o = 1'b0;
-    rsp_valid_d      = req_go;
-    rsp_d            = '0;
-
-    if (req_go) begin
-      if (!in_block || !aligned) begin
-        rsp_d.err = 1'b1;
-      end else if (is_write) begin
-        if (hit(off, tessera_spec_pkg::TS_SLC_CMD_OFFSET)) begin
-          clear_counters_o = reg_req_i.wdata[tessera_spec_pkg::TS_SLC_CMD_CLEAR_COUNTERS_LSB];
-          if (wr_op != tessera_spec_pkg::TS_SLC_CMD_NONE) begin
-            if (cmd_wready) begin
-              cmd_push = 1'b1;
-              issued_d = issued_q + 16'd1;
-            end else begin
-              dropped_d = 1'b1;
-              rsp_d.err = 1'b1;
-            end
-          end
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_STATUS_OFFSET)) begin
-          // w1c fields; the ro fields ignore the write.
-          if (reg_req_i.wdata[tessera_spec_pkg::TS_SLC_STATUS_DONE_LSB]) begin
-            done_d = cmd_done_i;  // a completion in this very cycle stays visible
-          end
-          if (reg_req_i.wdata[tessera_spec_pkg::TS_SLC_STATUS_CMD_DROPPED_LSB]) begin
-            dropped_d = 1'b0;
-          end
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_MEM_LIMIT_OFFSET)) begin
-          mem_limit_d = reg_req_i.wdata & tessera_spec_pkg::TS_SLC_MEM_LIMIT_RW_MASK;
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_OCC_SEL_OFFSET)) begin
-          occ_sel_d = reg_req_i.wdata[tessera_spec_pkg::TS_SLC_OCC_SEL_DSID_LSB +: DW];
-        end else begin
-          rsp_d.err = 1'b1;  // read-only or unmapped
-        end
-      end else begin
-        if (hit(off, tessera_spec_pkg::TS_SLC_CMD_OFFSET)) begin
-          rsp_d.rdata = '0;  // write-only: reads 0
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_STATUS_OFFSET)) begin
-          rsp_d.rdata = status_rdata;
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_CMD_COUNT_OFFSET)) begin
-          rsp_d.rdata = count_rdata;
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_MEM_LIMIT_OFFSET)) begin
-          rsp_d.rdata = mem_limit_q;
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_OCC_SEL_OFFSET)) begin
-          rsp_d.rdata = 32'(occ_sel_q);
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_OCC_OFFSET)) begin
-          rsp_d.rdata = 32'(occ_i);
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_LINES_OFFSET)) begin
-          rsp_d.rdata = lines_rdata;
-        end else if (hit(off, tessera_spec_pkg::TS_SLC_CONFIG_OFFSET)) begin
-          rsp_d.rdata = config_rdata;
-        end else if (cnt_sel) begin
-          rsp_d.rdata = cnt_rdata;
-        end else begin
-          rsp_d.err = 1'b1;
-        end
-      end
-    end
-  end
+  // A CMD write with an op is refused (werr) while the queue is full; a NONE write only
+  // clears the counters and is never refused.
+  assign cmd_is_op        = reg2hw.cmd.op != tessera_spec_pkg::TS_SLC_CMD_NONE;
+  assign cmd_push         = reg2hw.cmd.qe && cmd_is_op && cmd_wready;
+  assign clear_counters_o = reg2hw.cmd.qe && reg2hw.cmd.clear_counters;
+  assign issued_d         = issued_q + (cmd_push ? 16'd1 : 16'd0);
+  assign completed_d      = completed_q + (cmd_done_i ? 16'd1 : 16'd0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      mem_limit_q <= MEM_LIMIT_RESET & tessera_spec_pkg::TS_SLC_MEM_LIMIT_RW_MASK;
-      occ_sel_q   <= tessera_spec_pkg::TS_SLC_OCC_SEL_DSID_RESET;
-      done_q      <= tessera_spec_pkg::TS_SLC_STATUS_DONE_RESET;
-      dropped_q   <= tessera_spec_pkg::TS_SLC_STATUS_CMD_DROPPED_RESET;
       issued_q    <= '0;
       completed_q <= '0;
-      rsp_valid_q <= 1'b0;
-      rsp_q       <= '0;
     end else begin
-      mem_limit_q <= mem_limit_d;
-      occ_sel_q   <= occ_sel_d;
-      done_q      <= done_d;
-      dropped_q   <= dropped_d;
       issued_q    <= issued_d;
       completed_q <= completed_d;
-      rsp_valid_q <= rsp_valid_d;
-      rsp_q       <= rsp_d;
     end
   end
 
-  assign reg_rsp_valid_o = rsp_valid_q;
-  assign reg_rsp_o       = rsp_q;
-  assign mem_limit_o     = mem_limit_q;
-  assign occ_sel_o       = occ_sel_q;
+  // ---- values the register top reads -------------------------------------------------------
+  always_comb begin
+    hw2reg = '0;
+    hw2reg.cmd.werr               = cmd_is_op && !cmd_wready;
+    hw2reg.status.busy            = init_busy_i || cmd_rvalid ||
+                                    (running_i != tessera_spec_pkg::TS_SLC_CMD_NONE);
+    hw2reg.status.done_set        = cmd_done_i;
+    hw2reg.status.cmd_dropped_set = reg2hw.cmd.qe && cmd_is_op && !cmd_wready;
+    hw2reg.status.queued          = QueuedW'(cmd_depth);
+    hw2reg.status.running         = running_i;
+    hw2reg.cmd_count.issued       = issued_q;
+    hw2reg.cmd_count.completed    = completed_q;
+    hw2reg.occ.lines              = occ_i;
+    hw2reg.lines.valid            = valid_lines_i;
+    hw2reg.lines.dirty            = dirty_lines_i;
+    hw2reg.config_r.ways          = WaysW'(WAYS);
+    hw2reg.config_r.sets_log2     = SetsW'(SET_W);
+    hw2reg.config_r.mshrs         = MshrsW'(NUM_MSHR);
+    hw2reg.config_r.wbs           = WbsW'(NUM_WB);
+    // the statistics counters, in register order CNT_READS .. CNT_MEM_ERRORS
+    hw2reg.cnt_reads.value           = counters_i[0*32 +: 32];
+    hw2reg.cnt_writes.value          = counters_i[1*32 +: 32];
+    hw2reg.cnt_prefetches.value      = counters_i[2*32 +: 32];
+    hw2reg.cnt_hits.value            = counters_i[3*32 +: 32];
+    hw2reg.cnt_misses.value          = counters_i[4*32 +: 32];
+    hw2reg.cnt_evictions.value       = counters_i[5*32 +: 32];
+    hw2reg.cnt_writebacks.value      = counters_i[6*32 +: 32];
+    hw2reg.cnt_fills.value           = counters_i[7*32 +: 32];
+    hw2reg.cnt_deleted_dirty.value   = counters_i[8*32 +: 32];
+    hw2reg.cnt_deleted_clean.value   = counters_i[9*32 +: 32];
+    hw2reg.cnt_prefetch_fills.value  = counters_i[10*32 +: 32];
+    hw2reg.cnt_prefetch_used.value   = counters_i[11*32 +: 32];
+    hw2reg.cnt_prefetch_unused.value = counters_i[12*32 +: 32];
+    hw2reg.cnt_errors.value          = counters_i[13*32 +: 32];
+    hw2reg.cnt_inval_dirty.value     = counters_i[14*32 +: 32];
+    hw2reg.cnt_mem_errors.value      = counters_i[15*32 +: 32];
+  end
+
+  assign mem_limit_o = {reg2hw.mem_limit.limit, LimitLsb'(0)};
+  assign occ_sel_o   = reg2hw.occ_sel.dsid;
+
+  // The sticky status bits live in the register top; the SLC does not read them back.
+  logic unused_status;
+  assign unused_status = ^reg2hw.status;
 
   // ---- command queue -----------------------------------------------------------------------
-  assign cmd_wdata = {wr_op, reg_req_i.wdata[tessera_spec_pkg::TS_SLC_CMD_DSID_LSB +: DW]};
+  assign cmd_wdata = {reg2hw.cmd.op, reg2hw.cmd.dsid};
 
   prim_fifo_sync #(
     .WIDTH        (CmdW),
@@ -262,12 +186,11 @@ module slc_regs #(
   `ASSERT_INIT(CmdDepthFits_A, CMD_DEPTH >= 1 && CMD_DEPTH < (1 << tessera_spec_pkg::TS_SLC_STATUS_QUEUED_WIDTH))
   `ASSERT_INIT(CounterSpan_A, NUM_CNT == (tessera_spec_pkg::TS_SLC_CNT_MEM_ERRORS_OFFSET
                                           - tessera_spec_pkg::TS_SLC_CNT_READS_OFFSET) / 4 + 1)
+  `ASSERT_INIT(DsidFits_A, DW == tessera_spec_pkg::TS_SLC_CMD_DSID_WIDTH &&
+                           DW == tessera_spec_pkg::TS_SLC_OCC_SEL_DSID_WIDTH)
   // The core only completes a command it has been given.
   `ASSERT(DoneHasCmd_A, cmd_done_i |-> cmd_rvalid)
   // Queued commands are real commands (NONE is never queued).
   `ASSERT(QueuedIsCmd_A, cmd_rvalid |-> cmd_op_o != tessera_spec_pkg::TS_SLC_CMD_NONE)
-  // One response per accepted request, one cycle later.
-  `ASSERT(RspOneCycle_A, req_go |=> reg_rsp_valid_o)
-  `ASSERT(RspOnlyForReq_A, reg_rsp_valid_o |-> $past(req_go))
 
 endmodule

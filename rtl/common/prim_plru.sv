@@ -1,4 +1,4 @@
-// slc_plru -- tree pseudo-LRU of one cache set: victim selection and update. Combinational.
+// prim_plru -- tree pseudo-LRU of one cache set: victim selection and update. Combinational.
 //
 // Source: ARCHITECTURE.md section 5.5 ("pseudo-LRU"); the exact tree below is the SLC's
 // specification (docs/slc.md, "Replacement"), which the C++ reference model in tb/slc follows.
@@ -16,7 +16,7 @@
 
 `include "prim_assert.svh"
 
-module slc_plru #(
+module prim_plru #(
   parameter int unsigned WAYS = 8,
   // Derived (do not override)
   localparam int unsigned WayW   = (WAYS > 1) ? $clog2(WAYS) : 1,
