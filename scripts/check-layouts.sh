@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Repository check: no hand-written bit offsets of the layouts spec/ describes (CONVENTIONS.md,
 # "One description"; issue 15 item 2). The memory-protocol request/response, the statistics
-# block, the vertex and screen vertex, the raster input item and the packet payloads are
-# generated from spec/layouts.yaml and spec/packets.yaml (docs/spec-generator.md, "Layouts");
-# RTL, benches, sim/ and the driver use the generated names. Each rule below is one way such a
+# block, the vertex and screen vertex, the raster input item, the CP pipeline command, the
+# geometry triangle record and store read request, and the packet payloads are generated from
+# spec/layouts.yaml and spec/packets.yaml (docs/spec-generator.md, "Layouts"); RTL, benches,
+# sim/ and the driver use the generated names. Each rule below is one way such a
 # layout used to be (or could again be) typed by hand; a hit names the file, the line and what
 # to use instead.
 #
@@ -23,11 +24,19 @@ rules=(
   'STAT_N~*.sv *.hpp *.cpp~the statistics block by word number: use tessera_spec_pkg::TS_SLICE_STATS_<F>_LSB / tessera::layout::SliceStats~.cnt_tris_o(stat_o[(s*STAT_N + 0)*32 +: 32]),'
   '\* ?20 ?\* ?32~*.sv~the statistics block size by hand: use tessera_spec_pkg::TS_SLICE_STATS_W~localparam int unsigned StatW = NUM_SLICES * 20 * 32,'
   'kTris ?= ?0~*.hpp *.cpp~statistics word numbers by hand: read them off tessera::layout::SliceStats::Pos~enum Word : unsigned { kTris = 0, kBins,'
-  '\} ?(mem_req_t|mem_rsp_t|svtx_t|rin_t);~*.sv~a generated layout typed as a struct by hand: `include the <package>_layouts.svh fragment~} mem_req_t;'
+  '\} ?(mem_req_t|mem_rsp_t|svtx_t|rin_t|pipe_cmd_t|tri_t|rd_req_t);~*.sv~a generated layout typed as a struct by hand: `include the <package>_layouts.svh fragment~} mem_req_t;'
   'namespace (req_off|rsp_off)~*.hpp *.cpp~memory-protocol offsets by hand: use tessera::layout::MemReq / MemRsp~namespace req_off {'
   'k(Req|Rsp)W ?= ?2 ?\+~*.hpp *.cpp~memory-protocol widths by hand: use tessera::layout::MemReq::kBits~inline constexpr unsigned kReqW = 2 + kAddrW;'
   '(get|set)\((384|416|432),~*.hpp *.cpp~raster input item offsets by hand: use tessera::layout::Rin::Pos~r.kind = static_cast<unsigned>(b.get(432, 3));'
   'dw\[[2-7]\] ?(>> ?[0-9]+\)? ?)?& ?0x~*.cpp *.hpp~a RENDERPASS_BEGIN payload field by hand: use tessera::layout::RenderpassBeginPayload~rp.width = dw[2] & 0xFFF;'
+  '(get|set)\((256|260|266|269), ?[3468]\b~*.hpp *.cpp~a CP pipeline command field by hand: use tessera::layout::PipeCmd (tessera_cp_pkg::pipe_cmd_t)~b.set(269, 8, c.opcode);'
+  '8 ?\+ ?3 ?\+ ?6 ?\+ ?4\b~*.sv *.hpp *.cpp~the CP pipeline command width by hand: use tessera_cp_pkg::PIPE_CMD_W / tessera::layout::PipeCmd::kBits~inline constexpr unsigned kCmdW = 8 + 3 + 6 + 4 + 256;'
+  '(get|set)\((64, ?3|56, ?8|48, ?8|32, ?16)\b~*.hpp *.cpp~a geometry triangle record (tri_t) field by hand: use tessera::layout::Tri~const unsigned src = static_cast<unsigned>(b.get(64, 3));'
+  '3 ?\+ ?8 ?\+ ?8 ?\+ ?16 ?\+ ?32|RdReqW ?= ?3 ?\+ ?8~*.hpp *.cpp~the tri_t / rd_req_t width by hand: use tessera::layout::Tri::kBits / RdReq::kBits~inline constexpr unsigned kTriW = 3 + 8 + 8 + 16 + 32;'
+  '<< ?8\) ?\| ?entry|rd_req_o\) ?& ?0x~*.hpp *.cpp~a parameter-store read request {src, entry} by hand: use tessera::layout::RdReq~unsigned rd_addr() const { return (src << 8) | entry; }'
+  '(get|set)\((0, ?8|8, ?3),~*.hpp *.cpp~a parameter-store read request field by hand: use tessera::layout::RdReq~b.set(8, 3, x.unread.front().src);'
+  'TS_GEOM_VTX_DW[0-3]_[A-Z]+_GET~*.hpp *.cpp~the memory vertex read through register field macros: use tessera::layout::Vertex~v.z = TS_GEOM_VTX_DW1_Z_GET(d1);'
+  '\* ?32 ?\+ ?(tessera_spec_pkg::)?TS_GEOM_VTX_DW~*.sv~the memory vertex decoded with register field positions: use tessera_spec_pkg::TS_VERTEX_<F>_LSB~vs_in.z = vx_chunk[1*32 + tessera_spec_pkg::TS_GEOM_VTX_DW1_Z_LSB +: 24];'
 )
 # Where each rule looks: the code that must use the generated layouts. build/ (the generated
 # files themselves) and the generator's own tests are not scanned.

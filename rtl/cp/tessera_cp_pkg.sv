@@ -3,15 +3,17 @@
 // pipe_cmd_t is the command the firmware sends to the pipeline with CPFW.PIPE_PUSH
 // (spec/registers/cpfw.yaml): the packet's opcode (TS_OP_*), the queue, the queue's hardware
 // DSID and up to eight argument dwords (the packet's payload; SET_REGS is sent once per
-// register as {byte offset, value}). The receiver (PC_US, or a bench model of it until it
+// register as {byte offset, value}). Its layout comes from spec/layouts.yaml (pipe_cmd,
+// docs/reference/layouts.md): pipe_cmd_t, PIPE_CMD_W and PIPE_CMD_<F>_LSB / _WIDTH, through the
+// generated tessera_cp_pkg_layouts.svh. The receiver (PC_US, or a bench model of it until it
 // exists) pulses pipe_done_i once per command, in order, when the command's memory writes are
 // all acknowledged: FENCE and DSID_DELETE wait on that count.
 package tessera_cp_pkg;
 
   /* verilator lint_off UNUSEDPARAM */
-  localparam int unsigned PIPE_NARGS  = 8;
-  localparam int unsigned PIPE_ARGS_W = PIPE_NARGS * 32;
-  localparam int unsigned PIPE_CMD_W  = 8 + 3 + 6 + 4 + PIPE_ARGS_W;
+  `include "tessera_cp_pkg_layouts.svh"
+  localparam int unsigned PIPE_ARGS_W = PIPE_CMD_ARGS_WIDTH;  // argument i at [i*32 +: 32]
+  localparam int unsigned PIPE_NARGS  = PIPE_ARGS_W / 32;     // 8
 
   // Core address map (docs/cp.md). The CPFW block base comes from the spec.
   localparam logic [31:0] ROM_BASE     = 32'h0000_0000;
@@ -24,13 +26,5 @@ package tessera_cp_pkg;
   // Fetch channels: 3 per queue (ring, IB1, IB2).
   localparam int unsigned CH_PER_QUEUE = 3;
   /* verilator lint_on UNUSEDPARAM */
-
-  typedef struct packed {
-    logic [7:0]             opcode;
-    logic [2:0]             queue_id;
-    logic [5:0]             dsid;
-    logic [3:0]             nargs;
-    logic [PIPE_ARGS_W-1:0] args;    // argument i at [i*32 +: 32]
-  } pipe_cmd_t;
 
 endpackage

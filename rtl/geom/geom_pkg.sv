@@ -1,25 +1,30 @@
 // geom_pkg -- types shared by the sliced geometry front end (ARCHITECTURE.md 5.3; source
 // document 001_3630ef805e8956e2.txt, Qualcomm sliced GPU). docs/geometry.md explains them.
 //
-// Register offsets, fields and the 16-byte vertex layout in memory come from the generated
-// tessera_spec_pkg::TS_GEOM_* names (spec/registers/geom.yaml); this package holds only what
-// is internal to the block or on its ports: the per-sub-batch state, the descriptors and
-// tokens that travel between PC_US, the slices and VPC_US, and the port formats towards the
-// raster side (screen vertex, triangle record). tb/geom/geom_ref.hpp mirrors the port formats.
+// Register offsets and fields come from the generated tessera_spec_pkg::TS_GEOM_* names
+// (spec/registers/geom.yaml), the 16-byte vertex layout in memory from TS_VERTEX_*
+// (spec/layouts.yaml); this package holds only what is internal to the block or on its ports:
+// the per-sub-batch state, the descriptors and tokens that travel between PC_US, the slices
+// and VPC_US, and the port formats towards the raster side (screen vertex, triangle record,
+// store read request), the last three generated from spec/layouts.yaml, which the benches'
+// C++ reads too (tessera_layouts.hpp).
 package geom_pkg;
 
   /* verilator lint_off UNUSEDPARAM */
   localparam int unsigned MAX_SLICES = 8;
-  localparam int unsigned SLICE_IDX_W = 3;   // slice numbers on ports: always 3 bits
-  localparam int unsigned ENTRY_W     = 8;   // parameter-store entry index on ports
   localparam int unsigned SEQ_W       = 16;  // sub-batch sequence number
   localparam int unsigned DRAW_ID_W   = 16;
   localparam int unsigned SB_SIZE_W   = 11;  // 16..1024 primitives
-  // Screen-space vertex after the viewport transform (VS output, parameter-store contents):
-  // svtx_t and SVTX_W (and SVTX_<F>_LSB / _WIDTH) from spec/layouts.yaml, layout svtx.
-  // x, y: signed 16.4 fixed point, saturated; z, rgba, u, v copied from the vertex.
+  // From spec/layouts.yaml (docs/reference/layouts.md), with <L>_W and <L>_<F>_LSB / _WIDTH:
+  // - svtx_t: screen-space vertex after the viewport transform (VS output, parameter-store
+  //   contents). x, y: signed 16.4 fixed point, saturated; z, rgba, u, v copied from the vertex.
+  // - tri_t: triangle record on a receiving slice's output (towards VPCBE_S): {src, entry}
+  //   names the parameter-store entry, mask the receiving slices, then draw_id and prim_id.
+  // - rd_req_t: parameter-store read request of a receiving slice, {src, entry}.
   `include "geom_pkg_layouts.svh"
-  localparam int unsigned SCR_W       = SVTX_X_WIDTH;  // screen x, y: signed 16.4 fixed point
+  localparam int unsigned SLICE_IDX_W = TRI_SRC_WIDTH;    // slice numbers on ports: always 3 bits
+  localparam int unsigned ENTRY_W     = TRI_ENTRY_WIDTH;  // parameter-store entry index on ports
+  localparam int unsigned SCR_W       = SVTX_X_WIDTH;     // screen x, y: signed 16.4 fixed point
   localparam int unsigned STRI_W      = 3 * SVTX_W;
   /* verilator lint_on UNUSEDPARAM */
 
@@ -64,23 +69,6 @@ package geom_pkg;
     logic [DRAW_ID_W-1:0] draw_id;
   } vtok_t;
   localparam int unsigned VTOK_W = 1 + 2 + 1 + 1 + 32 + DRAW_ID_W;
-
-  // Triangle record on a receiving slice's output (towards VPCBE_S).
-  typedef struct packed {
-    logic [SLICE_IDX_W-1:0] src;      // producing slice: whose parameter store holds it
-    logic [ENTRY_W-1:0]     entry;    // entry in that store
-    logic [MAX_SLICES-1:0]  mask;     // slice-visibility mask (bit s: slice s receives it)
-    logic [DRAW_ID_W-1:0]   draw_id;
-    logic [31:0]            prim_id;  // primitive index within the draw (API order)
-  } tri_t;
-  localparam int unsigned TRI_W = SLICE_IDX_W + ENTRY_W + MAX_SLICES + DRAW_ID_W + 32;
-
-  // Parameter-store read request of a receiving slice.
-  typedef struct packed {
-    logic [SLICE_IDX_W-1:0] src;
-    logic [ENTRY_W-1:0]     entry;
-  } rd_req_t;
-  localparam int unsigned RD_REQ_W = SLICE_IDX_W + ENTRY_W;
 
   // Mask-FIFO entry, VPCFE_S -> VPC_US.
   typedef struct packed {

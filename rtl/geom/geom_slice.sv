@@ -305,12 +305,16 @@ module geom_slice #(
 
   geom_pkg::svtx_t   vs_in;
   always_comb begin
-    vs_in.x    = vp(vx_chunk[0*32 + tessera_spec_pkg::TS_GEOM_VTX_DW0_X_LSB +: 16], vs_st.scale_x, vs_st.offset_x);
-    vs_in.y    = vp(vx_chunk[0*32 + tessera_spec_pkg::TS_GEOM_VTX_DW0_Y_LSB +: 16], vs_st.scale_y, vs_st.offset_y);
-    vs_in.z    = vx_chunk[1*32 + tessera_spec_pkg::TS_GEOM_VTX_DW1_Z_LSB +: 24];
-    vs_in.rgba = vx_chunk[2*32 +: 32];
-    vs_in.u    = vx_chunk[3*32 + tessera_spec_pkg::TS_GEOM_VTX_DW3_U_LSB +: 16];
-    vs_in.v    = vx_chunk[3*32 + tessera_spec_pkg::TS_GEOM_VTX_DW3_V_LSB +: 16];
+    // The memory vertex's fields at their spec/layouts.yaml (vertex) positions; r, g, b, a are
+    // consecutive bytes from r up, which is svtx's rgba (R in bits 7:0).
+    vs_in.x    = vp(vx_chunk[tessera_spec_pkg::TS_VERTEX_X_LSB +: tessera_spec_pkg::TS_VERTEX_X_WIDTH],
+                    vs_st.scale_x, vs_st.offset_x);
+    vs_in.y    = vp(vx_chunk[tessera_spec_pkg::TS_VERTEX_Y_LSB +: tessera_spec_pkg::TS_VERTEX_Y_WIDTH],
+                    vs_st.scale_y, vs_st.offset_y);
+    vs_in.z    = vx_chunk[tessera_spec_pkg::TS_VERTEX_Z_LSB +: tessera_spec_pkg::TS_VERTEX_Z_WIDTH];
+    vs_in.rgba = vx_chunk[tessera_spec_pkg::TS_VERTEX_R_LSB +: geom_pkg::SVTX_RGBA_WIDTH];
+    vs_in.u    = vx_chunk[tessera_spec_pkg::TS_VERTEX_U_LSB +: tessera_spec_pkg::TS_VERTEX_U_WIDTH];
+    vs_in.v    = vx_chunk[tessera_spec_pkg::TS_VERTEX_V_LSB +: tessera_spec_pkg::TS_VERTEX_V_WIDTH];
   end
 
   logic            vs_valid_q, vs_ready;

@@ -307,11 +307,12 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
       check(side_next_ < cmds.size(), "cycle {}: unexpected side command", cycle);
       const Cmd& c = cmds[side_next_];
       const mem::Bits b = mem::read_port(tb::SignalRef(t_.side_cmd_o), kCmdW);
-      check(b.get(269, 8) == c.opcode, "cycle {}: side command opcode {:#x}, expected {:#x} (command {})", cycle,
-            b.get(269, 8), c.opcode, side_next_);
+      const auto got = tessera::layout::PipeCmd::unpack(b.words().data());
+      check(got.opcode == c.opcode, "cycle {}: side command opcode {:#x}, expected {:#x} (command {})", cycle,
+            got.opcode, c.opcode, side_next_);
       for (std::size_t i = 0; i < c.args.size(); ++i)
-        check(b.get(32 * static_cast<unsigned>(i), 32) == c.args[i], "cycle {}: side command {} arg {} differs",
-              cycle, side_next_, i);
+        check(b.get(tessera::layout::PipeCmd::Pos::args.lsb + 32 * static_cast<unsigned>(i), 32) == c.args[i],
+              "cycle {}: side command {} arg {} differs", cycle, side_next_, i);
       // every draw before it complete
       for (std::size_t j = 0; j < side_next_; ++j)
         if (cmds[j].kind == Cmd::Kind::draw)
@@ -379,10 +380,11 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
       if (x.tri.sample(v, rd, tb_bits.words(), [&] { return fmt::format("cycle {}: receiver {} tri_o", cycle, r); }))
         cov.hit("triangle output stalled");
       if (!v || !rd) continue;
-      const unsigned src = static_cast<unsigned>(tb_bits.get(64, 3)), entry = static_cast<unsigned>(tb_bits.get(56, 8));
-      const std::uint32_t mask = static_cast<std::uint32_t>(tb_bits.get(48, 8));
-      const auto draw_id = static_cast<std::uint16_t>(tb_bits.get(32, 16));
-      const auto prim_id = static_cast<std::uint32_t>(tb_bits.get(0, 32));
+      const auto tri = tessera::layout::Tri::unpack(tb_bits.words().data());
+      const unsigned src = tri.src, entry = tri.entry;
+      const std::uint32_t mask = tri.mask;
+      const std::uint16_t draw_id = tri.draw_id;
+      const std::uint32_t prim_id = tri.prim_id;
       check(!expect[r].empty(), "cycle {}: receiver {} got draw {} prim {} but expects nothing more", cycle, r,
             draw_id, prim_id);
       const Tri& w = expect[r].front();
@@ -417,13 +419,9 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
     std::optional<mem::Bits> cmd_bits;
     if (cp_.offer(next_cmd_ < cmds.size(), [this] { return tb::chance(k.p_cmd); })) {
       const Cmd& c = cmds[next_cmd_++];
-      mem::Bits b(kCmdW);
-      b.set(269, 8, c.opcode);
-      b.set(266, 3, tb::randint(0, 1));
-      b.set(260, 6, tb::randint(0, 63));
-      b.set(256, 4, c.args.size());
-      for (std::size_t i = 0; i < c.args.size(); ++i) b.set(32 * static_cast<unsigned>(i), 32, c.args[i]);
-      cmd_bits = b;
+      const auto queue_id = static_cast<std::uint8_t>(tb::randint(0, 1));  // drawn in this order: seeds replay
+      const auto dsid = static_cast<std::uint8_t>(tb::randint(0, 63));
+      cmd_bits = mem::Bits(kCmdW, pack_pipe_cmd(c.opcode, queue_id, dsid, c.args));
     }
     // memory
     std::uint64_t mq_ready = 0, ms_valid = 0;
@@ -453,10 +451,11 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
       Rx& x = rx_[r];
       if (tb::chance(k.p_tri_ready) && x.unread.size() < 8) tri_ready |= 1ULL << r;
       if (x.rd.offer(!x.unread.empty(), [this] { return tb::chance(k.p_rd); })) {
-        mem::Bits b(kRdReqW);
-        b.set(0, 8, x.unread.front().entry);
-        b.set(8, 3, x.unread.front().src);
-        rd_writes.emplace_back(r, b);
+        tessera::layout::RdReq q;
+        q.entry = static_cast<std::uint8_t>(x.unread.front().entry);
+        q.src = static_cast<std::uint8_t>(x.unread.front().src);
+        const auto w = q.pack();
+        rd_writes.emplace_back(r, mem::Bits(kRdReqW, std::vector<std::uint32_t>(w.begin(), w.end())));
       }
       if (x.rd.busy()) rd_valid |= 1ULL << r;
     }

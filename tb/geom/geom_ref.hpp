@@ -17,15 +17,16 @@
 
 #include <fmt/format.h>
 
+#include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 
 namespace geomtb {
 
-// ---- port formats (mirror rtl/geom/geom_pkg.sv) -------------------------------------------
-inline constexpr unsigned kTriW = 3 + 8 + 8 + 16 + 32;  // tri_t
-inline constexpr unsigned kRdReqW = 3 + 8;              // rd_req_t
-inline constexpr unsigned kSvtxW = 128, kStriW = 3 * kSvtxW;
-inline constexpr unsigned kCmdW = 8 + 3 + 6 + 4 + 256;  // tessera_cp_pkg::pipe_cmd_t
+// ---- port formats (spec/layouts.yaml, as rtl/geom/geom_pkg.sv includes them) -----------------
+inline constexpr unsigned kTriW = tessera::layout::Tri::kBits;      // tri_t
+inline constexpr unsigned kRdReqW = tessera::layout::RdReq::kBits;  // rd_req_t
+inline constexpr unsigned kSvtxW = tessera::layout::Svtx::kBits, kStriW = 3 * kSvtxW;
+inline constexpr unsigned kCmdW = tessera::layout::PipeCmd::kBits;  // tessera_cp_pkg::pipe_cmd_t
 
 // ---- state -----------------------------------------------------------------------------------
 struct State {
@@ -104,28 +105,42 @@ struct Vertex {  // as in memory (ARCHITECTURE.md 3)
   std::uint16_t u = 0, v = 0;  // 0.16
 };
 
-// The 16-byte layout comes from the VTX_DW0..3 register fields (spec/registers/geom.yaml).
+// The 16-byte layout is spec/layouts.yaml's vertex (tessera::layout::Vertex), little endian:
+// word i of the layout is the dword at byte offset 4*i.
 inline void write_vertex(Memory& m, std::uint32_t addr, const Vertex& v) {
-  m.set_u32(addr + 0, TS_GEOM_VTX_DW0_X_PUT(static_cast<std::uint16_t>(v.x)) |
-                          TS_GEOM_VTX_DW0_Y_PUT(static_cast<std::uint16_t>(v.y)));
-  m.set_u32(addr + 4, TS_GEOM_VTX_DW1_Z_PUT(v.z));
-  m.set_u32(addr + 8, TS_GEOM_VTX_DW2_R_PUT(v.r) | TS_GEOM_VTX_DW2_G_PUT(v.g) | TS_GEOM_VTX_DW2_B_PUT(v.b) |
-                          TS_GEOM_VTX_DW2_A_PUT(v.a));
-  m.set_u32(addr + 12, TS_GEOM_VTX_DW3_U_PUT(v.u) | TS_GEOM_VTX_DW3_V_PUT(v.v));
+  tessera::layout::Vertex l;
+  l.x = v.x;
+  l.y = v.y;
+  l.z = v.z;
+  l.r = v.r;
+  l.g = v.g;
+  l.b = v.b;
+  l.a = v.a;
+  l.u = v.u;
+  l.v = v.v;
+  const auto w = l.pack();
+  for (unsigned i = 0; i < w.size(); ++i) m.set_u32(addr + 4 * i, w[i]);
 }
 inline Vertex read_vertex(const Memory& m, std::uint32_t addr) {
-  const std::uint32_t d0 = m.u32(addr), d1 = m.u32(addr + 4), d2 = m.u32(addr + 8), d3 = m.u32(addr + 12);
-  Vertex v;
-  v.x = static_cast<std::int16_t>(TS_GEOM_VTX_DW0_X_GET(d0));
-  v.y = static_cast<std::int16_t>(TS_GEOM_VTX_DW0_Y_GET(d0));
-  v.z = TS_GEOM_VTX_DW1_Z_GET(d1);
-  v.r = static_cast<std::uint8_t>(TS_GEOM_VTX_DW2_R_GET(d2));
-  v.g = static_cast<std::uint8_t>(TS_GEOM_VTX_DW2_G_GET(d2));
-  v.b = static_cast<std::uint8_t>(TS_GEOM_VTX_DW2_B_GET(d2));
-  v.a = static_cast<std::uint8_t>(TS_GEOM_VTX_DW2_A_GET(d2));
-  v.u = static_cast<std::uint16_t>(TS_GEOM_VTX_DW3_U_GET(d3));
-  v.v = static_cast<std::uint16_t>(TS_GEOM_VTX_DW3_V_GET(d3));
-  return v;
+  std::array<std::uint32_t, tessera::layout::Vertex::kWords> w{};
+  for (unsigned i = 0; i < w.size(); ++i) w[i] = m.u32(addr + 4 * i);
+  const auto l = tessera::layout::Vertex::unpack(w.data());
+  return Vertex{l.x, l.y, l.z, l.r, l.g, l.b, l.a, l.u, l.v};
+}
+
+// A CP pipeline command (tessera_cp_pkg::pipe_cmd_t) as the port's words: argument i at
+// [i*32 +: 32] (the layout's args field holds the argument bytes, lowest first).
+inline std::vector<std::uint32_t> pack_pipe_cmd(std::uint8_t opcode, std::uint8_t queue_id, std::uint8_t dsid,
+                                                const std::vector<std::uint32_t>& args) {
+  tessera::layout::PipeCmd c;
+  c.opcode = opcode;
+  c.queue_id = queue_id;
+  c.dsid = dsid;
+  c.nargs = static_cast<std::uint8_t>(args.size());
+  for (std::size_t i = 0; i < args.size() && 4 * i < c.args.size(); ++i)
+    for (unsigned j = 0; j < 4; ++j) c.args[4 * i + j] = static_cast<std::uint8_t>(args[i] >> (8 * j));
+  const auto w = c.pack();
+  return {w.begin(), w.end()};
 }
 
 // Screen vertex (VS output): x, y signed 16.4, saturated to 20 bits.

@@ -161,11 +161,15 @@ class VpcbeEnv : public tb::CycleEnv<VpcbeEnv<V>, V> {
     check((qv && qr) == (tv && tr), "cycle {}: store read handshake {} but triangle handshake {}", cycle, qv && qr,
           tv && tr);
     rsp_due_.reset();
-    if (qv && qr) rsp_due_ = static_cast<unsigned>(t_.rd_req_o) & 0x7ffU;
+    if (qv && qr) {  // rd_req_t through its layout: only its own bits, as the store index rd_addr() gives
+      const std::uint32_t port = t_.rd_req_o;
+      rsp_due_ = tessera::layout::RdReq::unpack(&port).pack()[0];
+    }
     if (tv && tr) {
       const Tri& t = cur->tri;
-      check(*rsp_due_ == t.rd_addr(), "cycle {}: store read at src {} entry {} for {}", cycle, *rsp_due_ >> 8,
-            *rsp_due_ & 0xff, t.str());
+      const auto read = tessera::layout::RdReq::unpack(&*rsp_due_);
+      check(*rsp_due_ == t.rd_addr(), "cycle {}: store read at src {} entry {} for {}", cycle, read.src, read.entry,
+            t.str());
       cov.hit("triangle right after a forwarded command", prev_fwd_cmd_ && prev_accept_cycle_ + 1 == cycle);
       accept();
       ++inside_;

@@ -1,9 +1,10 @@
 // C++ reference for VPCBE_S fed through pipe_cmd_map (tb/pipe/bench_vpcbe.cpp).
 //
 // Written from the documentation, not from the RTL logic:
-//   - port formats: rtl/geom/geom_pkg.sv (tri_t, rd_req_t, STRI_W), rtl/cp/tessera_cp_pkg.sv
-//     (pipe_cmd_t: argument i at [i*32 +: 32]), rtl/raster/tessera_raster_pkg.sv (rin_t and
-//     the RIN_* kinds: a command carries its argument dwords, argument i at [i*32 +: 32]);
+//   - port formats: spec/layouts.yaml through the generated tessera_layouts.hpp (tri, rd_req,
+//     pipe_cmd: argument i at [i*32 +: 32], rin), rtl/geom/geom_pkg.sv (STRI_W),
+//     rtl/raster/tessera_raster_pkg.sv (the RIN_* kinds: a command carries its argument
+//     dwords, argument i at [i*32 +: 32]);
 //   - which commands reach the raster slices, and as what: the table in the header of
 //     rtl/pipe/pipe_cmd_map.sv;
 //   - slice identity: the header of rtl/raster/raster_vpcbe.sv ("RASTER.SLICE writes keep the
@@ -26,12 +27,13 @@
 
 namespace vpcbetb {
 
-// Port widths (packed structs; the first member is the most significant).
-inline constexpr unsigned kTriW = 3 + 8 + 8 + 16 + 32;        // geom_pkg::TRI_W
-inline constexpr unsigned kRdReqW = 3 + 8;                      // geom_pkg::RD_REQ_W
-inline constexpr unsigned kDataWords = 12;                      // 3 x 128-bit vertices
-inline constexpr unsigned kCmdW = 8 + 3 + 6 + 4 + 256;          // tessera_cp_pkg::PIPE_CMD_W
-inline constexpr unsigned kRinW = 3 + 16 + 32 + 32 * kDataWords;  // tessera_raster_pkg::RIN_W
+// Port widths, from the generated layouts (spec/layouts.yaml).
+inline constexpr unsigned kTriW = tessera::layout::Tri::kBits;        // geom_pkg::TRI_W
+inline constexpr unsigned kRdReqW = tessera::layout::RdReq::kBits;    // geom_pkg::RD_REQ_W
+inline constexpr unsigned kDataWords = 12;                            // 3 x 128-bit vertices
+inline constexpr unsigned kCmdW = tessera::layout::PipeCmd::kBits;    // tessera_cp_pkg::PIPE_CMD_W
+inline constexpr unsigned kRinW = tessera::layout::Rin::kBits;        // tessera_raster_pkg::RIN_W
+static_assert(tessera::layout::Rin::Pos::data.width == 32 * kDataWords);
 inline constexpr unsigned kMaxSlices = 8;
 inline constexpr unsigned kEntries = 256;
 
@@ -81,39 +83,51 @@ class Bits {
 
 using Data = std::array<std::uint32_t, kDataWords>;  // word i = bits [32i +: 32]
 
-// geom_pkg::tri_t
+// geom_pkg::tri_t (spec/layouts.yaml tri)
 struct Tri {
   unsigned src = 0, entry = 0;
   std::uint8_t mask = 0;
   std::uint16_t draw_id = 0;
   std::uint32_t prim_id = 0;
   Bits pack() const {
-    Bits b(kTriW);
-    b.set(0, 32, prim_id);
-    b.set(32, 16, draw_id);
-    b.set(48, 8, mask);
-    b.set(56, 8, entry);
-    b.set(64, 3, src);
-    return b;
+    tessera::layout::Tri t;
+    t.src = static_cast<std::uint8_t>(src);
+    t.entry = static_cast<std::uint8_t>(entry);
+    t.mask = mask;
+    t.draw_id = draw_id;
+    t.prim_id = prim_id;
+    const auto w = t.pack();
+    return Bits(kTriW, std::vector<std::uint32_t>(w.begin(), w.end()));
   }
-  unsigned rd_addr() const { return (src << 8) | entry; }  // geom_pkg::rd_req_t {src, entry}
+  // The store read this triangle makes: geom_pkg::rd_req_t {src, entry} (layout rd_req).
+  tessera::layout::RdReq rd_req() const {
+    tessera::layout::RdReq q;
+    q.src = static_cast<std::uint8_t>(src);
+    q.entry = static_cast<std::uint8_t>(entry);
+    return q;
+  }
+  // rd_req() as one number: the index of the store entry in the bench's model of all stores.
+  unsigned rd_addr() const { return rd_req().pack()[0]; }
   std::string str() const {
     return fmt::format("tri(src {} entry {} mask {:#04x} draw {} prim {})", src, entry, mask, draw_id, prim_id);
   }
 };
 
-// tessera_cp_pkg::pipe_cmd_t
+// tessera_cp_pkg::pipe_cmd_t (spec/layouts.yaml pipe_cmd)
 struct PipeCmd {
   std::uint8_t opcode = 0, queue_id = 0, dsid = 0, nargs = 0;
   std::array<std::uint32_t, 8> args{};
   Bits pack() const {
-    Bits b(kCmdW);
-    for (unsigned i = 0; i < 8; ++i) b.set(32 * i, 32, args[i]);
-    b.set(256, 4, nargs);
-    b.set(260, 6, dsid);
-    b.set(266, 3, queue_id);
-    b.set(269, 8, opcode);
-    return b;
+    static_assert(tessera::layout::PipeCmd::Pos::args.width == 32 * std::tuple_size_v<decltype(args)>);
+    tessera::layout::PipeCmd c;
+    c.opcode = opcode;
+    c.queue_id = queue_id;
+    c.dsid = dsid;
+    c.nargs = nargs;
+    for (unsigned i = 0; i < args.size(); ++i)  // argument i at [i*32 +: 32]: its bytes, low first
+      for (unsigned j = 0; j < 4; ++j) c.args[4 * i + j] = static_cast<std::uint8_t>(args[i] >> (8 * j));
+    const auto w = c.pack();
+    return Bits(kCmdW, std::vector<std::uint32_t>(w.begin(), w.end()));
   }
   std::string str() const {
     std::string a;

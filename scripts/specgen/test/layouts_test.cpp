@@ -179,6 +179,47 @@ TEST(GeneratedLayouts, MemoryProtocolKeepsTheRtlBitPositions) {
   EXPECT_EQ(MemRsp::unpack(sw.data()), s);
 }
 
+TEST(GeneratedLayouts, PipeCommandAndGeometryPortsKeepTheRtlBitPositions) {
+  using tessera::layout::PipeCmd;
+  using tessera::layout::RdReq;
+  using tessera::layout::Tri;
+  // The structs tessera_cp_pkg and geom_pkg typed by hand before spec/layouts.yaml described
+  // them: {opcode, queue_id, dsid, nargs, args} = 277 bits, {src, entry, mask, draw_id,
+  // prim_id} = 67 bits, {src, entry} = 11 bits. The firmware-visible pipeline and the benches'
+  // waveform expectations rely on these positions.
+  static_assert(PipeCmd::kBits == 277 && PipeCmd::Pos::args.lsb == 0 && PipeCmd::Pos::args.width == 8 * 32);
+  static_assert(PipeCmd::Pos::nargs.lsb == 256 && PipeCmd::Pos::dsid.lsb == 260);
+  static_assert(PipeCmd::Pos::queue_id.lsb == 266 && PipeCmd::Pos::opcode.lsb == 269);
+  static_assert(Tri::kBits == 67 && Tri::Pos::prim_id.lsb == 0 && Tri::Pos::draw_id.lsb == 32);
+  static_assert(Tri::Pos::mask.lsb == 48 && Tri::Pos::entry.lsb == 56 && Tri::Pos::src.lsb == 64);
+  static_assert(RdReq::kBits == 11 && RdReq::Pos::entry.lsb == 0 && RdReq::Pos::src.lsb == 8);
+  // The read request is the tri record's {src, entry}, bit for bit.
+  static_assert(RdReq::Pos::src.width == Tri::Pos::src.width && RdReq::Pos::entry.width == Tri::Pos::entry.width);
+
+  PipeCmd c;
+  c.opcode = 0xa5;
+  c.queue_id = 5;
+  c.dsid = 0x2b;
+  c.nargs = 8;
+  c.args[31] = 0xc3;  // argument 7, bits 31:24
+  const auto w = c.pack();
+  EXPECT_EQ(w[7], 0xc300'0000u);
+  EXPECT_EQ(w[8], 8u | (0x2bu << 4) | (5u << 10) | (0xa5u << 13));
+  EXPECT_EQ(PipeCmd::unpack(w.data()), c);
+
+  Tri t;
+  t.prim_id = 0x1234'5678u;
+  t.draw_id = 0xbeef;
+  t.mask = 0x81;
+  t.entry = 0x7e;
+  t.src = 6;
+  const auto tw = t.pack();
+  EXPECT_EQ(tw[0], 0x1234'5678u);
+  EXPECT_EQ(tw[1], 0xbeefu | (0x81u << 16) | (0x7eu << 24));
+  EXPECT_EQ(tw[2], 6u);
+  EXPECT_EQ(Tri::unpack(tw.data()), t);
+}
+
 TEST(GeneratedLayouts, PayloadStructsAgreeWithTheCFieldMacros) {
   tessera::layout::RenderpassBeginPayload rp;
   rp.body_size = 0xabcdef;

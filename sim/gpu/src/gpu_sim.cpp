@@ -22,6 +22,7 @@
 #include "tessera/sim/axi_verilated.hpp"
 #include "tessera/sim/mem_protocol.hpp"
 #include "tessera/sim/signal_ref.hpp"
+#include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 
 #ifndef TESSERA_CP_FW_HEX_DEFAULT
@@ -74,7 +75,6 @@ std::vector<std::uint32_t> load_readmemh(const std::string& path, std::size_t ma
 }
 
 namespace {
-constexpr unsigned kPipeCmdW = 8 + 3 + 6 + 4 + 256;
 constexpr unsigned kHostClient = 0;  // pc client ports: 0 host memory port, 1 pipeline stand-in
 constexpr unsigned kPipeClient = 1;
 }  // namespace
@@ -273,12 +273,16 @@ struct ModelImpl final : GpuSim::Impl {
     PipeCommand cmd;
     if (pipe_mon) {
       SignalRef sig(t.pipe_mon_cmd_o);
+      // tessera_cp_pkg::pipe_cmd_t, spec/layouts.yaml pipe_cmd: argument i at [i*32 +: 32].
+      using PipeCmdLayout = tessera::layout::PipeCmd;
       const mem::Bits b(static_cast<unsigned>(sig.bytes() * 8), sig.read_words());
-      cmd.opcode = static_cast<std::uint8_t>(b.get(269, 8));
-      cmd.queue = static_cast<std::uint8_t>(b.get(266, 3));
-      cmd.dsid = static_cast<std::uint8_t>(b.get(260, 6));
-      const unsigned nargs = static_cast<unsigned>(b.get(256, 4));
-      for (unsigned i = 0; i < nargs && i < 8; ++i) cmd.args.push_back(static_cast<std::uint32_t>(b.get(i * 32, 32)));
+      const auto pc = PipeCmdLayout::unpack(b.words().data());
+      cmd.opcode = pc.opcode;
+      cmd.queue = pc.queue_id;
+      cmd.dsid = pc.dsid;
+      constexpr unsigned kMaxArgs = PipeCmdLayout::Pos::args.width / 32;
+      for (unsigned i = 0; i < pc.nargs && i < kMaxArgs; ++i)
+        cmd.args.push_back(static_cast<std::uint32_t>(b.get(PipeCmdLayout::Pos::args.lsb + i * 32, 32)));
       cmd.cycle = cyc;
     }
     const bool cache_req = t.cache_req_o;
