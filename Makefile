@@ -2,6 +2,10 @@
 # then drives CMake (Ninja + ccache) in build/. See README.md.
 
 BUILD      ?= build
+# ccache hashes paths under the checkout relative to it, so a fresh clone in another folder
+# reuses the cache (issue 15 item 7). Set in the environment, not in the compile commands, so
+# it never makes ninja rebuild anything.
+export CCACHE_BASEDIR ?= $(CURDIR)
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
