@@ -39,6 +39,10 @@ std::string c_hex(uint64_t value, unsigned digits);
 
 unsigned clog2(uint64_t v);
 
+// SystemVerilog keywords and the C++ words Verilator -Wall refuses as names (SYMRSVDWORD): a
+// spec name that is one gets a suffix in the generated code (register tops, layouts).
+bool sv_reserved(const std::string& name);
+
 // "5 payload dwords", "1 payload dword", "2..65535 payload dwords".
 std::string payload_text(const Packet& p);
 

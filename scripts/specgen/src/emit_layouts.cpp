@@ -36,44 +36,17 @@ std::string camel(const std::string& snake) {
   return out;
 }
 
-// SystemVerilog keywords (a stats field 'bins', a packet field 'ref'), the C++ words Verilator
-// refuses in names (the list of emit_regtop.cpp), and the rest of C++'s keywords and the
-// generated C++ members: a field named so gets the suffix "_f" in SV and C++ alike, as a
-// register-top field does.
+// SystemVerilog keywords (a stats field 'bins', a packet field 'ref') and the C++ words
+// Verilator refuses (sv_reserved, shared with the register tops), the rest of C++'s keywords
+// and the generated C++ members: a field named so gets the suffix "_f" in SV and C++ alike, as
+// a register-top field does.
 std::string member_name(const std::string& name) {
-  static const std::set<std::string> kTaken = {
-      "alias", "always", "and", "assert", "assign", "assume", "automatic", "before", "begin", "bind",
-      "bins", "binsof", "bit", "break", "buf", "byte", "case", "casex", "casez", "cell", "chandle",
-      "checker", "class", "clocking", "cmos", "config", "const", "constraint", "context", "continue",
-      "cover", "covergroup", "coverpoint", "cross", "deassign", "default", "defparam", "design",
-      "disable", "dist", "do", "edge", "else", "end", "endcase", "enum", "event", "eventually",
-      "expect", "export", "extends", "extern", "final", "for", "force", "foreach", "forever", "fork",
-      "function", "generate", "genvar", "global", "highz0", "highz1", "if", "iff", "ifnone",
-      "ignore_bins", "illegal_bins", "implements", "implies", "import", "include", "initial", "inout",
-      "input", "inside", "instance", "int", "integer", "interconnect", "interface", "intersect",
-      "join", "large", "let", "liblist", "library", "local", "localparam", "logic", "longint",
-      "macromodule", "matches", "medium", "modport", "module", "nand", "negedge", "nettype", "new",
-      "nexttime", "nmos", "nor", "not", "null", "or", "output", "package", "packed", "parameter",
-      "pmos", "posedge", "primitive", "priority", "program", "property", "protected", "pull0",
-      "pull1", "pulldown", "pullup", "pure", "rand", "randc", "randcase", "randsequence", "rcmos",
-      "real", "realtime", "ref", "reg", "reject_on", "release", "repeat", "restrict", "return",
-      "rnmos", "rpmos", "rtran", "s_always", "scalared", "sequence", "shortint", "shortreal",
-      "showcancelled", "signed", "small", "soft", "solve", "specify", "specparam", "static",
-      "string", "strong", "strong0", "strong1", "struct", "super", "supply0", "supply1", "table",
-      "tagged", "task", "this", "throughout", "time", "timeprecision", "timeunit", "tran", "tranif0",
-      "tranif1", "tri", "tri0", "tri1", "triand", "trior", "trireg", "type", "typedef", "union",
-      "unique", "unique0", "unsigned", "until", "untyped", "use", "uwire", "var", "vectored",
-      "virtual", "void", "wait", "wand", "weak", "while", "wildcard", "wire", "with", "within",
-      "wor", "xnor", "xor",
-      // C++ words Verilator -Wall refuses as names (SYMRSVDWORD)
-      "asm", "auto", "bool", "catch", "char", "delete", "double", "explicit", "float", "friend",
-      "goto", "inline", "long", "mutable", "namespace", "operator", "private", "public", "queue",
-      "short", "sizeof", "switch", "template", "throw", "try", "typename", "volatile", "deque",
-      "vector", "list", "map", "stack"      // the rest of C++, and the generated methods
+  // the rest of C++'s keywords, and the generated methods
+  static const std::set<std::string> kCpp = {
       "alignas", "alignof", "class", "const_cast", "constexpr", "decltype", "dynamic_cast",
       "noexcept", "nullptr", "reinterpret_cast", "static_assert", "static_cast", "thread_local",
       "typeid", "using", "wchar_t", "pack", "unpack"};
-  return kTaken.count(name) ? name + "_f" : name;
+  return sv_reserved(name) || kCpp.count(name) ? name + "_f" : name;
 }
 
 // A packet's fixed payload as a layout: its fields at dword*32 + lsb, reserved bits between.

@@ -23,46 +23,8 @@ std::string lower(std::string s) {
   return s;
 }
 
-// SystemVerilog keywords a spec name could collide with (a register CONFIG, a field 'dist'),
-// and the C++ words Verilator refuses in names.
-bool sv_keyword(const std::string& n) {
-  static const char* const kw[] = {
-      "alias", "always", "and", "assert", "assign", "assume", "automatic", "before", "begin", "bind",
-      "bins", "binsof", "bit", "break", "buf", "byte", "case", "casex", "casez", "cell", "chandle",
-      "checker", "class", "clocking", "cmos", "config", "const", "constraint", "context", "continue",
-      "cover", "covergroup", "coverpoint", "cross", "deassign", "default", "defparam", "design",
-      "disable", "dist", "do", "edge", "else", "end", "endcase", "enum", "event", "eventually",
-      "expect", "export", "extends", "extern", "final", "for", "force", "foreach", "forever", "fork",
-      "function", "generate", "genvar", "global", "highz0", "highz1", "if", "iff", "ifnone",
-      "ignore_bins", "illegal_bins", "implements", "implies", "import", "include", "initial", "inout",
-      "input", "inside", "instance", "int", "integer", "interconnect", "interface", "intersect",
-      "join", "large", "let", "liblist", "library", "local", "localparam", "logic", "longint",
-      "macromodule", "matches", "medium", "modport", "module", "nand", "negedge", "nettype", "new",
-      "nexttime", "nmos", "nor", "not", "null", "or", "output", "package", "packed", "parameter",
-      "pmos", "posedge", "primitive", "priority", "program", "property", "protected", "pull0",
-      "pull1", "pulldown", "pullup", "pure", "rand", "randc", "randcase", "randsequence", "rcmos",
-      "real", "realtime", "ref", "reg", "reject_on", "release", "repeat", "restrict", "return",
-      "rnmos", "rpmos", "rtran", "s_always", "scalared", "sequence", "shortint", "shortreal",
-      "showcancelled", "signed", "small", "soft", "solve", "specify", "specparam", "static",
-      "string", "strong", "strong0", "strong1", "struct", "super", "supply0", "supply1", "table",
-      "tagged", "task", "this", "throughout", "time", "timeprecision", "timeunit", "tran", "tranif0",
-      "tranif1", "tri", "tri0", "tri1", "triand", "trior", "trireg", "type", "typedef", "union",
-      "unique", "unique0", "unsigned", "until", "untyped", "use", "uwire", "var", "vectored",
-      "virtual", "void", "wait", "wand", "weak", "while", "wildcard", "wire", "with", "within",
-      "wor", "xnor", "xor",
-      // C++ words Verilator -Wall refuses as names (SYMRSVDWORD)
-      "asm", "auto", "bool", "catch", "char", "delete", "double", "explicit", "float", "friend",
-      "goto", "inline", "long", "mutable", "namespace", "operator", "private", "public", "queue",
-      "short", "sizeof", "switch", "template", "throw", "try", "typename", "volatile", "deque",
-      "vector", "list", "map", "stack"};
-  for (const char* k : kw) {
-    if (n == k) return true;
-  }
-  return false;
-}
-
 // A spec name as an SV identifier: a keyword gets the suffix "_r" (register) or "_f" (field).
-std::string sv_name(const std::string& n, const char* suffix) { return sv_keyword(n) ? n + suffix : n; }
+std::string sv_name(const std::string& n, const char* suffix) { return sv_reserved(n) ? n + suffix : n; }
 
 // One register as the top sees it: a plain register (count 1) or a register of an array.
 struct View {
