@@ -11,95 +11,24 @@
 #include <vector>
 
 #include "cp_fw_input.hpp"
+#include "packets.hpp"
 #include "tessera_spec.h"
 
 using namespace tessera::fuzz::cp_fw_input;
-using Dw = std::vector<uint32_t>;
+using Dw = cpfw_test::packets::Dw;
 
 namespace {
 
-Dw cat(std::initializer_list<Dw> parts) {
-  Dw out;
-  for (const Dw& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
+// The packet builders are the firmware host tests' (firmware/test/packets.hpp); the seeds'
+// payload fill patterns stay their own, so a seed's NOP and SET_REGS words are recognisable.
+using namespace cpfw_test::packets;
 
-Dw nop(uint32_t n) {
-  Dw p{TS_PKT_NOP_HEADER(n)};
-  for (uint32_t i = 0; i < n; i++) p.push_back(0x4e4f5000u + i);
-  return p;
-}
+Dw seed_nop(uint32_t n) { return nop(n, 0x4e4f5000u); }
 
-Dw draw(uint32_t count, uint32_t vaddr, uint32_t topology = TS_TOPOLOGY_TRI_LIST,
-        uint32_t itype = TS_INDEX_TYPE_NONE, uint32_t iaddr = 0, uint32_t tf = 0) {
-  return {TS_PKT_DRAW_HEADER,
-          TS_PKT_DRAW_TOPOLOGY_PUT(topology) | TS_PKT_DRAW_INDEX_TYPE_PUT(itype),
-          TS_PKT_DRAW_COUNT_PUT(count), TS_PKT_DRAW_VERTEX_ADDR_PUT(vaddr),
-          TS_PKT_DRAW_INDEX_ADDR_PUT(iaddr), TS_PKT_DRAW_TF_ADDR_PUT(tf)};
-}
-
-Dw set_regs(uint32_t offset, uint32_t n) {
-  Dw p{TS_PKT_SET_REGS_HEADER(1 + n), TS_PKT_SET_REGS_OFFSET_PUT(offset)};
-  for (uint32_t i = 0; i < n; i++) p.push_back(0x5e700000u + i);
-  return p;
-}
-
-Dw ib(uint32_t addr, uint32_t size) {
-  return {TS_PKT_INDIRECT_BUFFER_HEADER, TS_PKT_INDIRECT_BUFFER_ADDR_PUT(addr), TS_PKT_INDIRECT_BUFFER_SIZE_PUT(size)};
-}
-
-Dw cond_exec(uint32_t addr, uint32_t mask, uint32_t ref, uint32_t count) {
-  return {TS_PKT_COND_EXEC_HEADER, TS_PKT_COND_EXEC_ADDR_PUT(addr), TS_PKT_COND_EXEC_MASK_PUT(mask),
-          TS_PKT_COND_EXEC_REF_PUT(ref), TS_PKT_COND_EXEC_COUNT_PUT(count)};
-}
-
-Dw fence(uint32_t addr, uint32_t value, uint32_t flags = 0) {
-  return {TS_PKT_FENCE_HEADER | flags, TS_PKT_FENCE_ADDR_PUT(addr), TS_PKT_FENCE_VALUE_PUT(value)};
-}
-
-Dw barrier_update(uint32_t id, uint32_t v) {
-  return {TS_PKT_BARRIER_UPDATE_HEADER, TS_PKT_BARRIER_UPDATE_ID_PUT(id), TS_PKT_BARRIER_UPDATE_VALUE_PUT(v)};
-}
-
-Dw barrier_wait(uint32_t id, uint32_t v) {
-  return {TS_PKT_BARRIER_WAIT_HEADER, TS_PKT_BARRIER_WAIT_ID_PUT(id), TS_PKT_BARRIER_WAIT_VALUE_PUT(v)};
-}
-
-Dw dsid_set(uint32_t d) { return {TS_PKT_DSID_SET_HEADER, TS_PKT_DSID_SET_DSID_PUT(d)}; }
-
-Dw dsid_delete(uint32_t d, uint32_t addr, uint32_t v) {
-  return {TS_PKT_DSID_DELETE_HEADER, TS_PKT_DSID_DELETE_DSID_PUT(d), TS_PKT_DSID_DELETE_FENCE_ADDR_PUT(addr),
-          TS_PKT_DSID_DELETE_FENCE_VALUE_PUT(v)};
-}
-
-Dw frame_end(uint32_t id) { return {TS_PKT_FRAME_END_HEADER, TS_PKT_FRAME_END_FRAME_ID_PUT(id)}; }
-
-Dw perf_sample(uint32_t addr) { return {TS_PKT_PERF_SAMPLE_HEADER, TS_PKT_PERF_SAMPLE_ADDR_PUT(addr)}; }
-
-Dw rp_begin(uint32_t color, uint32_t depth, uint32_t w, uint32_t h) {
-  return {TS_PKT_RENDERPASS_BEGIN_HEADER,
-          TS_PKT_RENDERPASS_BEGIN_BODY_SIZE_PUT(12),
-          TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_PUT(color),
-          TS_PKT_RENDERPASS_BEGIN_WIDTH_PUT(w) | TS_PKT_RENDERPASS_BEGIN_HEIGHT_PUT(h),
-          TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_PUT(depth),
-          TS_PKT_RENDERPASS_BEGIN_COLOR_LOAD_PUT(TS_LOAD_OP_CLEAR) |
-              TS_PKT_RENDERPASS_BEGIN_COLOR_STORE_PUT(TS_STORE_OP_STORE),
-          TS_PKT_RENDERPASS_BEGIN_CLEAR_COLOR_PUT(0xff102030u),
-          TS_PKT_RENDERPASS_BEGIN_CLEAR_DEPTH_PUT(0xffffffu),
-          TS_PKT_RENDERPASS_BEGIN_COLOR_DSID_PUT(3) | TS_PKT_RENDERPASS_BEGIN_DEPTH_DSID_PUT(4)};
-}
-
-Dw rp_end() { return {TS_PKT_RENDERPASS_END_HEADER}; }
-
-Dw bin_mode(uint32_t mode, uint32_t cx, uint32_t cy) {
-  return {TS_PKT_SET_BIN_MODE_HEADER,
-          TS_PKT_SET_BIN_MODE_MODE_PUT(mode) | TS_PKT_SET_BIN_MODE_FINE_SIZE_PUT(TS_BIN_SIZE_PX32) |
-              TS_PKT_SET_BIN_MODE_ORDER_PUT(TS_BIN_ORDER_SERPENTINE),
-          TS_PKT_SET_BIN_MODE_COARSE_X_PUT(cx) | TS_PKT_SET_BIN_MODE_COARSE_Y_PUT(cy)};
-}
-
-Dw vis_buffer(uint32_t addr, uint32_t size) {
-  return {TS_PKT_BIND_VIS_BUFFER_HEADER, TS_PKT_BIND_VIS_BUFFER_ADDR_PUT(addr), TS_PKT_BIND_VIS_BUFFER_SIZE_PUT(size)};
+Dw seed_set_regs(uint32_t offset, uint32_t n) {
+  Dw values;
+  for (uint32_t i = 0; i < n; i++) values.push_back(0x5e700000u + i);
+  return set_regs(offset, values);
 }
 
 constexpr uint32_t kFenceAddr = 0x800;  // inside every MEM_LIMIT choice, outside the image
@@ -136,7 +65,7 @@ int main(int argc, char** argv) {
 
   Input every;  // one of each packet type, ring level
   every.ring_cfg = 3;  // 128 dwords
-  every.stream[0] = cat({nop(0), nop(3), set_regs(0x100, 3), bin_mode(1, 2, 2), vis_buffer(0x2000, 256),
+  every.stream[0] = cat({seed_nop(0), seed_nop(3), seed_set_regs(0x100, 3), bin_mode(1, 2, 2), vis_buffer(0x2000, 256),
                          rp_begin(0x4000, 0x8000, 16, 16), draw(3, 0x2000), draw(6, 0x2000, TS_TOPOLOGY_TRI_LIST,
                          TS_INDEX_TYPE_U16, 0x3000), rp_end(), dsid_set(5), fence(kFenceAddr, 1),
                          barrier_update(2, 7), barrier_wait(2, 7), dsid_delete(5, kFenceAddr + 4, 2),
@@ -145,7 +74,7 @@ int main(int argc, char** argv) {
 
   Input ibs;  // IB1 calling IB2, DSIDs around the calls
   ibs.stream[0] = cat({dsid_set(3), ib(img, 12), draw(3, 0x2000), fence(kFenceAddr, 9)});
-  ibs.image = cat({dsid_set(4), draw(3, 0x2000), ib(img + 4 * 16, 6), nop(0)});
+  ibs.image = cat({dsid_set(4), draw(3, 0x2000), ib(img + 4 * 16, 6), seed_nop(0)});
   ibs.image.resize(16, 0);
   ibs.image = cat({ibs.image, draw(3, 0x2400), frame_end(2)});
   write(dir, "ib-nesting", ibs);
@@ -153,7 +82,7 @@ int main(int argc, char** argv) {
   Input cond;  // COND_EXEC taken and skipped, at ring level and inside an IB
   cond.stream[0] = cat({cond_exec(img, 0xff, 1, 6), draw(3, 0x2000), cond_exec(img, 0xff, 2, 6), draw(3, 0x2000),
                         ib(img + 16, 12)});
-  cond.image = cat({Dw{1, 0, 0, 0}, cond_exec(img, 0xff, 0, 6), draw(3, 0x2000), nop(0)});
+  cond.image = cat({Dw{1, 0, 0, 0}, cond_exec(img, 0xff, 0, 6), draw(3, 0x2000), seed_nop(0)});
   write(dir, "cond-exec", cond);
 
   Input partial = cond;  // the same, published one dword per round: partial packets and skips
@@ -168,7 +97,7 @@ int main(int argc, char** argv) {
   write(dir, "fences-slc", fences);
 
   Input barriers;  // queue 1 waits for queue 0
-  barriers.stream[0] = cat({draw(3, 0x2000), barrier_update(1, 5), nop(2)});
+  barriers.stream[0] = cat({draw(3, 0x2000), barrier_update(1, 5), seed_nop(2)});
   barriers.stream[1] = cat({barrier_wait(1, 5), draw(3, 0x2000), barrier_wait(3, 1)});
   write(dir, "barriers", barriers);
 
@@ -176,7 +105,7 @@ int main(int argc, char** argv) {
   wrap.ring_cfg = 0;  // 16 dwords
   wrap.start = 13;
   wrap.chunk = 5;
-  for (int i = 0; i < 12; i++) wrap.stream[0] = cat({wrap.stream[0], i % 3 ? draw(3, 0x2000) : set_regs(0x40, 4)});
+  for (int i = 0; i < 12; i++) wrap.stream[0] = cat({wrap.stream[0], i % 3 ? draw(3, 0x2000) : seed_set_regs(0x40, 4)});
   write(dir, "ring-wrap", wrap);
 
   Input faulty = ibs;  // a fetch error inside the IB
