@@ -61,10 +61,14 @@ synth-baseline: configure
 docs: configure
 	cmake --build $(BUILD) --target docs
 
-test: build lint synth
+# One ninja run builds, lints and synthesizes, so Yosys and Verilator jobs fill both cores
+# while the last compiles and links finish (three runs in a row leave a core idle at each end).
+test: configure
+	cmake --build $(BUILD) -j $(JOBS) --target all lint synth
 	@scripts/run-tests.sh $(BUILD) $(CTEST_ARGS)
 
-regress: build lint synth-full
+regress: configure
+	cmake --build $(BUILD) -j $(JOBS) --target all lint synth synth_full
 	@TESSERA_REGRESS=1 scripts/run-tests.sh $(BUILD) $(CTEST_ARGS)
 
 clean:
