@@ -547,14 +547,15 @@ module geom_slice #(
     mf_wdata.prim_id = b_tok_q.prim_id;
   end
 
-  // Kept in a memory cell (geom_fifo_ram: same port timing as prim_fifo_sync).
+  // Kept in a memory cell (prim_fifo_ram: same port timing as prim_fifo_sync).
   logic [$clog2(MQ_DEPTH+1)-1:0] unused_mf_depth;
-  geom_fifo_ram #(.WIDTH(geom_pkg::MASK_ENT_W), .DEPTH(MQ_DEPTH)) u_mf (
-    .clk_i, .rst_ni,
+  logic unused_mf_full, unused_mf_empty;
+  prim_fifo_ram #(.WIDTH(geom_pkg::MASK_ENT_W), .DEPTH(MQ_DEPTH)) u_mf (
+    .clk_i, .rst_ni, .clr_i(1'b0),
     .wvalid_i(b_valid_q && !b_culled && (b_eos_q || s_room)), .wready_o(mf_wready),
     .wdata_i(mf_wdata),
     .rvalid_o(mq_valid_o), .rready_i(mq_ready_i), .rdata_o(mf_rdata),
-    .depth_o(unused_mf_depth));
+    .full_o(unused_mf_full), .empty_o(unused_mf_empty), .depth_o(unused_mf_depth));
   assign mq_o = mf_rdata;
 
   // store reads: round robin among the receivers asking this slice

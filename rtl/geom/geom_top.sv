@@ -124,13 +124,14 @@ module geom_top #(
 
   logic unused_sf_full, unused_sf_empty;
   logic [$clog2(ORD_DEPTH+1)-1:0] unused_of_depth;
+  logic unused_of_full, unused_of_empty;
   logic [2:0] unused_sf_depth;
-  // Order FIFO in a memory cell (geom_fifo_ram: same port timing as prim_fifo_sync).
-  geom_fifo_ram #(.WIDTH(geom_pkg::ORD_W), .DEPTH(ORD_DEPTH)) u_ord (
-    .clk_i, .rst_ni,
+  // Order FIFO in a memory cell (prim_fifo_ram: same port timing as prim_fifo_sync).
+  prim_fifo_ram #(.WIDTH(geom_pkg::ORD_W), .DEPTH(ORD_DEPTH)) u_ord (
+    .clk_i, .rst_ni, .clr_i(1'b0),
     .wvalid_i(ord_wvalid), .wready_o(ord_wready), .wdata_i(ord_wdata),
     .rvalid_o(ord_rvalid), .rready_i(ord_rready), .rdata_o(ord_rdata),
-    .depth_o(unused_of_depth));
+    .full_o(unused_of_full), .empty_o(unused_of_empty), .depth_o(unused_of_depth));
   prim_fifo_sync #(.WIDTH(CW), .DEPTH(4), .FALL_THROUGH(0)) u_side (
     .clk_i, .rst_ni, .clr_i(1'b0),
     .wvalid_i(sf_wvalid), .wready_o(sf_wready), .wdata_i(sf_wdata),

@@ -1,6 +1,9 @@
 // Bench for prim_fifo_sync (rtl/common/prim_fifo_sync.sv) in the three configurations the
 // RTL build provides: DEPTH=4 registered output, DEPTH=3 fall-through (non-power-of-2
-// pointers), DEPTH=1 (the degenerate single-entry case). WIDTH=16 throughout.
+// pointers), DEPTH=1 (the degenerate single-entry case). WIDTH=16 throughout. And
+// prim_fifo_ram (rtl/common/prim_fifo_ram.sv, words in a RAM), which promises the same
+// behaviour cycle for cycle as prim_fifo_sync with FALL_THROUGH=0 and is checked against the
+// same model: DEPTH=5 (non-power-of-2, full often) and DEPTH=64 (raster_vpcbe's size).
 //
 // The reference model below is written from the "Behaviour" paragraph of the module header:
 // a queue of at most DEPTH words, wready = !full && !clr (never looking at rready),
@@ -12,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "Vprim_fifo_ram_d5.h"
+#include "Vprim_fifo_ram_d64.h"
 #include "Vprim_fifo_sync_d1.h"
 #include "Vprim_fifo_sync_d3_ft.h"
 #include "Vprim_fifo_sync_d4.h"
@@ -82,7 +87,7 @@ class FifoModel {
 };
 
 // Drives one FIFO cycle by cycle and checks every output against the model in every cycle.
-template <class V>
+template <class V, class Model = FifoModel>
 class FifoBench {
  public:
   FifoBench(tb::Dut<V>& dut, unsigned depth, bool ft) : dut_(dut), model_(depth, ft), depth_(depth), ft_(ft) {}
@@ -107,6 +112,7 @@ class FifoBench {
 
   std::uint64_t cycles() const { return cycle_; }
   primtb::Coverage& coverage() { return cov_; }
+  const Model& model() const { return model_; }
   unsigned depth() const { return depth_; }
   bool ft() const { return ft_; }
 
@@ -157,7 +163,7 @@ class FifoBench {
   }
 
   tb::Dut<V>& dut_;
-  FifoModel model_;
+  Model model_;
   unsigned depth_;
   bool ft_;
   std::uint64_t cycle_ = 0;
@@ -173,9 +179,9 @@ class FifoBench {
 // duplicated or reordered word, pointer wrap errors for a non-power-of-2 DEPTH, wready
 // reacting to rready, rvalid during clr, stale words surviving a flush, fall-through
 // latency or a fall-through word wrongly stored.
-template <class V>
+template <class V, class Model = FifoModel>
 Task<> random_traffic(tb::Dut<V>& dut, unsigned depth, bool ft) {
-  FifoBench<V> b(dut, depth, ft);
+  FifoBench<V, Model> b(dut, depth, ft);
   co_await b.reset();
   const std::uint64_t cycles = tb::scaled(100000, 2000000);
   struct Phase {
@@ -409,7 +415,7 @@ Task<> wready_ignores_rready(tb::Dut<V>& dut, unsigned depth) {
   cov.require("probed while full", 100);
 }
 
-constexpr unsigned kDepthD4 = 4, kDepthD3 = 3, kDepthD1 = 1;
+constexpr unsigned kDepthD4 = 4, kDepthD3 = 3, kDepthD1 = 1, kDepthRam5 = 5, kDepthRam64 = 64;
 
 }  // namespace
 
@@ -431,3 +437,12 @@ TB_TEST(Vprim_fifo_sync_d1, d1_random_traffic) { co_await random_traffic(dut, kD
 TB_TEST(Vprim_fifo_sync_d1, d1_directed_corners) { co_await directed_corners(dut, kDepthD1, false); }
 TB_TEST(Vprim_fifo_sync_d1, d1_stream_scoreboard) { co_await stream_scoreboard(dut); }
 TB_TEST(Vprim_fifo_sync_d1, d1_wready_ignores_rready) { co_await wready_ignores_rready(dut, kDepthD1); }
+
+// prim_fifo_ram (RAM storage, registered output), DEPTH=5 and DEPTH=64.
+TB_TEST(Vprim_fifo_ram_d5, ram_d5_random_traffic) { co_await random_traffic(dut, kDepthRam5, false); }
+TB_TEST(Vprim_fifo_ram_d5, ram_d5_directed_corners) { co_await directed_corners(dut, kDepthRam5, false); }
+TB_TEST(Vprim_fifo_ram_d5, ram_d5_stream_scoreboard) { co_await stream_scoreboard(dut); }
+TB_TEST(Vprim_fifo_ram_d5, ram_d5_wready_ignores_rready) { co_await wready_ignores_rready(dut, kDepthRam5); }
+TB_TEST(Vprim_fifo_ram_d64, ram_d64_random_traffic) { co_await random_traffic(dut, kDepthRam64, false); }
+TB_TEST(Vprim_fifo_ram_d64, ram_d64_directed_corners) { co_await directed_corners(dut, kDepthRam64, false); }
+TB_TEST(Vprim_fifo_ram_d64, ram_d64_stream_scoreboard) { co_await stream_scoreboard(dut); }
