@@ -41,6 +41,10 @@ module pipe_top #(
   parameter int unsigned TRK_DEPTH   = 32,   // commands in flight
   parameter int unsigned CCHE_LINES  = 256,  // per-slice write-back cache (64-byte lines)
   parameter int unsigned CCHE_WAYS   = 8,
+  // Triangles VPCBE_S buffers in front of each raster slice: one batch (BATCH_PRIMS), so a
+  // slice takes the next batch while it renders this one and a triangle offered to several
+  // slices is not held by the busiest (issue 16; docs/pipeline.md "Decoupled slices").
+  parameter int unsigned VPCBE_DEPTH = 64,
   // Derived
   localparam int unsigned NS       = NUM_SLICES,
   localparam int unsigned NCl      = NUM_SLICES,
@@ -236,8 +240,14 @@ module pipe_top #(
     logic [BATCH_PRIMS-1:0]   bs_mask;
     logic [7:0]               bs_count;
     logic [31:0]              busy_cyc_q, tri_cnt_q;
+    // busy = doing work, not waiting (issue 16 item 8: "idle with an open batch" is waiting)
+    tessera_raster_pkg::act_e r_act;
+    logic                     r_work;
+    assign r_work = (r_act != tessera_raster_pkg::ACT_IDLE) &&
+                    (r_act != tessera_raster_pkg::ACT_INPUT_WAIT) &&
+                    (r_act != tessera_raster_pkg::ACT_MEMORY_WAIT);
 
-    raster_vpcbe #(.SLICE_IDX(s), .NUM_SLICES(NS)) u_vpcbe (
+    raster_vpcbe #(.SLICE_IDX(s), .NUM_SLICES(NS), .OUT_DEPTH(VPCBE_DEPTH)) u_vpcbe (
       .clk_i, .rst_ni,
       .tri_valid_i(tri_valid[s]), .tri_ready_o(tri_ready[s]),
       .tri_i(tris[s*geom_pkg::TRI_W +: geom_pkg::TRI_W]),
@@ -268,17 +278,22 @@ module pipe_top #(
       .cnt_wr_o      (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LINE_WRITES_LSB +: 32]),
       .cnt_tex_hit_o (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_TEX_HITS_LSB +: 32]),
       .cnt_tex_miss_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_TEX_MISSES_LSB +: 32]),
+      .cyc_idle_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_IDLE_CYCLES_LSB +: 32]),
+      .cyc_input_wait_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_INPUT_WAIT_CYCLES_LSB +: 32]),
+      .cyc_memory_wait_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_MEMORY_WAIT_CYCLES_LSB +: 32]),
+      .cyc_clear_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CLEAR_CYCLES_LSB +: 32]),
       .cyc_load_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LOAD_CYCLES_LSB +: 32]),
       .cyc_setup_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_SETUP_CYCLES_LSB +: 32]),
       .cyc_raster_o  (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_RASTER_CYCLES_LSB +: 32]),
-      .cyc_store_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_STORE_CYCLES_LSB +: 32]));
+      .cyc_store_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_STORE_CYCLES_LSB +: 32]),
+      .act_o         (r_act));
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         busy_cyc_q <= '0;
         tri_cnt_q  <= '0;
       end else begin
-        if (r_busy[s])                      busy_cyc_q <= busy_cyc_q + 32'd1;
+        if (r_work)                         busy_cyc_q <= busy_cyc_q + 32'd1;
         if (tri_valid[s] && tri_ready[s])   tri_cnt_q  <= tri_cnt_q + 32'd1;
       end
     end

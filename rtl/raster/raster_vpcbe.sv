@@ -24,7 +24,8 @@
 module raster_vpcbe #(
   parameter int unsigned SLICE_IDX  = 0,
   parameter int unsigned NUM_SLICES = 1,
-  parameter int unsigned OUT_DEPTH  = 4    // >= 3 for one triangle per clock (a read reserves its slot)
+  parameter int unsigned OUT_DEPTH  = 4    // >= 3 for one triangle per clock (a read reserves
+                                           // its slot); > 8 keeps the words in a RAM
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,
@@ -55,14 +56,26 @@ module raster_vpcbe #(
   assign tri_rec = geom_pkg::tri_t'(tri_i);
 
   // ---- output FIFO -------------------------------------------------------------------------
+  // The slice's triangle buffer. Deep (pipe_top: 64, one batch) so that the slice keeps taking
+  // triangles while it renders and VPC_US, which offers a triangle to every slice in its mask
+  // at once, is not held by the slowest slice (issue 16 "decoupled slices"); a deep one lives
+  // in a RAM (prim_fifo_ram, same port timing as prim_fifo_sync).
   logic                 f_wvalid, f_wready, f_full, f_empty;
   logic [RinW-1:0]      f_wdata, f_rdata;
   logic [CntW-1:0]      f_depth;
-  prim_fifo_sync #(.WIDTH(RinW), .DEPTH(OUT_DEPTH), .FALL_THROUGH(0)) u_out (
-    .clk_i, .rst_ni, .clr_i(1'b0),
-    .wvalid_i(f_wvalid), .wready_o(f_wready), .wdata_i(f_wdata),
-    .rvalid_o(out_valid_o), .rready_i(out_ready_i), .rdata_o(f_rdata),
-    .full_o(f_full), .empty_o(f_empty), .depth_o(f_depth));
+  if (OUT_DEPTH > 8) begin : g_ram
+    prim_fifo_ram #(.WIDTH(RinW), .DEPTH(OUT_DEPTH)) u_out (
+      .clk_i, .rst_ni, .clr_i(1'b0),
+      .wvalid_i(f_wvalid), .wready_o(f_wready), .wdata_i(f_wdata),
+      .rvalid_o(out_valid_o), .rready_i(out_ready_i), .rdata_o(f_rdata),
+      .full_o(f_full), .empty_o(f_empty), .depth_o(f_depth));
+  end else begin : g_flops
+    prim_fifo_sync #(.WIDTH(RinW), .DEPTH(OUT_DEPTH), .FALL_THROUGH(0)) u_out (
+      .clk_i, .rst_ni, .clr_i(1'b0),
+      .wvalid_i(f_wvalid), .wready_o(f_wready), .wdata_i(f_wdata),
+      .rvalid_o(out_valid_o), .rready_i(out_ready_i), .rdata_o(f_rdata),
+      .full_o(f_full), .empty_o(f_empty), .depth_o(f_depth));
+  end
   assign out_o = tessera_raster_pkg::rin_t'(f_rdata);
 
   // ---- store reads -------------------------------------------------------------------------

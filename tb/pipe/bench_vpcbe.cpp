@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "Vvpcbe_s1n2.h"
+#include "Vvpcbe_s0n4_d64.h"
 #include "Vvpcbe_s2n3_d2.h"
 #include "tb/test.hpp"
 #include "vpcbe_env.hpp"
@@ -30,6 +31,7 @@ namespace {
 
 constexpr Cfg kS1N2{1, 2, 4};
 constexpr Cfg kS2N3D2{2, 3, 2};
+constexpr Cfg kS0N4D64{0, 4, 64};  // pipe_top's VPCBE_DEPTH: the FIFO lives in a RAM
 
 std::uint32_t rnd32() { return static_cast<std::uint32_t>(tb::randint(0, 0xffffffffULL)); }
 
@@ -172,6 +174,7 @@ Task<> random_traffic(tb::Dut<V>& dut, Cfg cfg) {
 
 TB_TEST(Vvpcbe_s1n2, random_traffic_s1n2) { co_await random_traffic(dut, kS1N2); }
 TB_TEST(Vvpcbe_s2n3_d2, random_traffic_s2n3_d2) { co_await random_traffic(dut, kS2N3D2); }
+TB_TEST(Vvpcbe_s0n4_d64, random_traffic_s0n4_d64) { co_await random_traffic(dut, kS0N4D64); }
 
 // ---- the command table ---------------------------------------------------------------------------
 // Every opcode 0..255 (random arguments, every argument count), SET_REGS on both sides of each
@@ -267,6 +270,7 @@ Task<> throughput(tb::Dut<V>& dut, Cfg cfg, bool must_reach_one) {
 
 TB_TEST(Vvpcbe_s1n2, throughput_back_to_back) { co_await throughput(dut, kS1N2, true); }
 TB_TEST(Vvpcbe_s2n3_d2, throughput_back_to_back_d2) { co_await throughput(dut, kS2N3D2, false); }
+TB_TEST(Vvpcbe_s0n4_d64, throughput_back_to_back_d64) { co_await throughput(dut, kS0N4D64, true); }
 
 // ---- stalled consumer ----------------------------------------------------------------------------
 // The consumer stalls for long stretches (50..300 cycles) between short bursts of random
@@ -302,5 +306,6 @@ Task<> stalled_consumer(tb::Dut<V>& dut, Cfg cfg) {
 
 TB_TEST(Vvpcbe_s1n2, stalled_consumer_s1n2) { co_await stalled_consumer(dut, kS1N2); }
 TB_TEST(Vvpcbe_s2n3_d2, stalled_consumer_s2n3_d2) { co_await stalled_consumer(dut, kS2N3D2); }
+TB_TEST(Vvpcbe_s0n4_d64, stalled_consumer_s0n4_d64) { co_await stalled_consumer(dut, kS0N4D64); }
 
 }  // namespace
