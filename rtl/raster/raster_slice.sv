@@ -66,11 +66,17 @@ module raster_slice #(
   output logic [31:0]                 cnt_wr_o,       // memory line writes
   output logic [31:0]                 cnt_tex_hit_o,  // texel cache hits / misses
   output logic [31:0]                 cnt_tex_miss_o,
-  // cycles spent per phase: tile load, setup, rasterization (+ RB drain), tile store
+  // cycles per activity (tessera_raster_pkg::act_e, one per cycle: they add up to the
+  // cycles since reset, modulo 2^32), and this cycle's activity
+  output logic [31:0]                 cyc_idle_o,
+  output logic [31:0]                 cyc_input_wait_o,
+  output logic [31:0]                 cyc_memory_wait_o,
+  output logic [31:0]                 cyc_clear_o,
   output logic [31:0]                 cyc_load_o,
   output logic [31:0]                 cyc_setup_o,
   output logic [31:0]                 cyc_raster_o,
-  output logic [31:0]                 cyc_store_o
+  output logic [31:0]                 cyc_store_o,
+  output tessera_raster_pkg::act_e    act_o
 );
 
   // ============================================================================================
@@ -276,6 +282,7 @@ module raster_slice #(
   logic [5:0]   lrow;
   logic [1:0]   lseg;
   logic [511:0] lrdata;
+  logic [511:0] lwdata;   // a load response, or the clear value (fast clear)
   logic [2:0]   rb_pass;
   logic         rb_idle;
   raster_rb u_rb (
@@ -283,7 +290,7 @@ module raster_slice #(
     .depth_func_i(depth_func_q), .depth_we_i(depth_we_q), .color_we_i(color_we_q),
     .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .idle_o(rb_idle),
     .lwe_i(lwe), .lre_i(lre), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
-    .lwdata_i(mem_rsp_i.rdata), .lrdata_o(lrdata));
+    .lwdata_i(lwdata), .lrdata_o(lrdata));
 
   // ============================================================================================
   // Line engine: tile load (READ into the tile buffer), store (tile buffer -> WRITE) and
@@ -302,6 +309,23 @@ module raster_slice #(
   emode_e      e_start_mode;
   logic        e_start_tgt;
   logic        e_clr_c, e_clr_d, e_clr_c_q, e_clr_d_q;
+  logic        ecl_d_q, ecl_d_d;     // clear: this tile's clear also writes depth
+
+  // ---- fast clear (issue 16 item 4) ----------------------------------------------------------
+  // A CLEAR at RENDERPASS_BEGIN writes nothing when the pass's tile grid fits 32 x 32: every
+  // tile gets a pending bit per target instead. The first load of a tile with its clear
+  // pending fills the tile buffer with the clear value rather than reading memory (the tile's
+  // store then writes it, as it would have written the loaded clear value), and
+  // RENDERPASS_END, FLUSH and INVALIDATE first write the clear value into the owned tiles
+  // still pending, so memory ends the pass exactly as the line-by-line clear left it. A larger
+  // target keeps the line-by-line clear at RENDERPASS_BEGIN.
+  localparam int unsigned FcTiles = 1024;   // 32 x 32 tiles, index {ty[4:0], tx[4:0]}
+  logic [FcTiles-1:0] fc_pc_q, fc_pc_d, fc_pd_q, fc_pd_d;   // clear pending: color, depth
+  logic [9:0]         fc_idx;
+  logic               fc_pc, fc_pd, fc_any, fc_fits_in;
+  logic               fc_mat_q, fc_mat_d;       // the clear walk writes the pending tiles
+  logic               efill_c_q, efill_c_d, efill_d_q, efill_d_d;  // this load fills from the clear value
+  logic               e_fill, e_fill_we, e_adv;
   logic [8:0]  rd_out_q, rd_out_d;
   logic [7:0]  wr_out_q, wr_out_d;
   logic [6:0]  wr_tag_q, wr_tag_d;
@@ -334,6 +358,18 @@ module raster_slice #(
   assign e_px = 12'(tile_x) + {6'd0, e_seg, 4'd0};
   assign e_py = 12'(tile_y) + {6'd0, e_row};
   assign e_lvalid = (e_px < rtw_q) && (e_py < rth_q);
+
+  assign fc_idx = {wty_q[4:0], wtx_q[4:0]};
+  assign fc_pc  = fc_pc_q[fc_idx];
+  assign fc_pd  = fc_pd_q[fc_idx];
+  assign fc_any = (|fc_pc_q) || (|fc_pd_q);
+  // the incoming pass's tile grid is at most 32 x 32: (size - 1) >> log2(T) < 32
+  logic [11:0] fc_wm1, fc_hm1;
+  assign fc_wm1 = 12'(in_rp.width) - 12'd1;
+  assign fc_hm1 = 12'(in_rp.height) - 12'd1;
+  assign fc_fits_in = ((fc_wm1 >> (l2t + 3'd4)) < 12'd32) && ((fc_hm1 >> (l2t + 3'd4)) < 12'd32) &&
+                      (in_rp.width != '0) && (in_rp.height != '0);
+  assign e_fill = etgt_q ? efill_d_q : efill_c_q;
   logic [23:0] e_rowoff;
   assign e_rowoff = e_py * rtw_q;     // 12 x 12 bits
   assign e_addr = (etgt_q ? daddr_q : caddr_q) + ((32'(e_rowoff) + 32'(e_px)) << 2);
@@ -384,6 +420,8 @@ module raster_slice #(
     lre = 1'b0;
     ltgt = etgt_q;  lrow = e_row;  lseg = e_seg;
     lwe = rsp_rd && ebusy_q;
+    e_fill_we = 1'b0;
+    e_adv = 1'b0;
     if (rsp_rd) begin
       ltgt = r_tgt;  lrow = r_row;  lseg = r_seg;
     end
@@ -396,20 +434,27 @@ module raster_slice #(
       end else if (!e_lvalid) begin
         next_line = 1'b1;
       end else if (emode_q == E_LOAD) begin
-        if (!(li_q[6:0] == 7'd0 && li_q != 8'd0 && rd_out_q != '0)) begin
+        if (e_fill) begin
+          // clear pending (fast clear): the clear value straight into the tile buffer, one
+          // line per clock, on the cycles no load response needs the write port
+          e_fill_we = !rsp_rd;
+          lwe       = lwe || e_fill_we;
+          e_adv     = e_fill_we;
+        end else if (!(li_q[6:0] == 7'd0 && li_q != 8'd0 && rd_out_q != '0)) begin
           mem_req_valid_o = 1'b1;
           mem_req_o.op    = tessera_mem_pkg::MEM_OP_READ;
           mem_req_o.addr  = e_addr;
           mem_req_o.tag   = small_bin ? {1'b0, etgt_q, li_q[5:0]} : {1'b0, li_q[6:0]};
-          if (mem_req_ready_i) begin
-            echunk_d = li_q[7];
-            if (li_q != e_last) begin
-              li_d = li_q + 8'd1;
-            end else if (small_bin && !etgt_q) begin
-              etgt_d = 1'b1;  li_d = '0;      // straight on to the depth lines
-            end else begin
-              ewait_d = 1'b1;
-            end
+          e_adv           = mem_req_ready_i;
+        end
+        if (e_adv) begin
+          echunk_d = li_q[7];
+          if (li_q != e_last) begin
+            li_d = li_q + 8'd1;
+          end else if (small_bin && !etgt_q) begin
+            etgt_d = 1'b1;  li_d = '0;      // straight on to the depth lines
+          end else begin
+            ewait_d = 1'b1;
           end
         end
       end else if (!eph_q) begin
@@ -449,7 +494,7 @@ module raster_slice #(
           ewait_d = 1'b0;
           li_d = '0;
           // next target: load/store do color then depth; clear the ones asked for
-          if (!etgt_q && (emode_q != E_CLEAR || e_clr_d_q)) begin
+          if (!etgt_q && (emode_q != E_CLEAR || ecl_d_q)) begin
             etgt_d = 1'b1;
           end else begin
             ebusy_d = 1'b0;
@@ -460,6 +505,7 @@ module raster_slice #(
     end
   end
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
+  assign lwdata = e_fill_we ? clr_line : mem_rsp_i.rdata;
 
   always_comb begin
     rd_out_d = rd_out_q;
@@ -557,6 +603,12 @@ module raster_slice #(
     tse_start = 1'b0;  gras_start = 1'b0;
     e_start = 1'b0;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
     bs_valid_o = 1'b0;
+    fc_pc_d = fc_pc_q;
+    fc_pd_d = fc_pd_q;
+    fc_mat_d = fc_mat_q;
+    efill_c_d = efill_c_q;
+    efill_d_d = efill_d_q;
+    ecl_d_d = ecl_d_q;
     unique case (st_q)
       T_IDLE: if (in_valid_i) begin
         if (cmd_is_tri) begin
@@ -578,15 +630,20 @@ module raster_slice #(
           in_ready_o = 1'b1;
           unique case (in_i.kind)
             tessera_raster_pkg::RIN_RP_BEGIN: begin
-              if (in_rp.color_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR ||
-                  in_rp.depth_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR) begin
-                st_d = T_CWALK;
+              if ((e_clr_c || e_clr_d) && !fc_fits_in) begin
+                st_d = T_CWALK;                           // line by line, now
               end else begin
+                fc_pc_d = {FcTiles{e_clr_c}};             // fast clear: pending per tile
+                fc_pd_d = {FcTiles{e_clr_d}};
                 done_d = 1'b1;
               end
             end
             tessera_raster_pkg::RIN_RP_END, tessera_raster_pkg::RIN_FLUSH,
-            tessera_raster_pkg::RIN_INVALIDATE: st_d = T_DRAIN;
+            tessera_raster_pkg::RIN_INVALIDATE: begin
+              // the tiles whose clear is still pending get it written first
+              fc_mat_d = fc_any;
+              st_d = fc_any ? T_CWALK : T_DRAIN;
+            end
             default: done_d = 1'b1;   // SET_REG, BATCH_CLOSE (the batch is empty), unknown
           endcase
         end
@@ -613,6 +670,11 @@ module raster_slice #(
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
           e_start = 1'b1;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
+          // a target whose clear is pending is filled with the clear value, not read
+          efill_c_d = fc_pc;
+          efill_d_d = fc_pd;
+          fc_pc_d[fc_idx] = 1'b0;
+          fc_pd_d[fc_idx] = 1'b0;
           st_d = T_LOAD;
         end
       end
@@ -656,18 +718,43 @@ module raster_slice #(
         end
       end
       T_CWALK: begin
-        if (owned) begin
-          e_start = 1'b1;  e_start_mode = E_CLEAR;  e_start_tgt = !e_clr_c_q;
+        if (owned && (!fc_mat_q || fc_pc || fc_pd)) begin
+          e_start = 1'b1;  e_start_mode = E_CLEAR;
+          if (fc_mat_q) begin                 // pass end: this tile's pending clears
+            e_start_tgt = !fc_pc;
+            ecl_d_d = fc_pd;
+            fc_pc_d[fc_idx] = 1'b0;
+            fc_pd_d[fc_idx] = 1'b0;
+          end else begin                      // pass begin, target too large for fast clear
+            e_start_tgt = !e_clr_c_q;
+            ecl_d_d = e_clr_d_q;
+          end
           st_d = T_CLEAR;
         end else if (walk_last) begin
-          done_d = 1'b1;  st_d = T_IDLE;
+          if (fc_mat_q) begin
+            // every owned tile of the target is written: no clear is pending any more (the
+            // bits beyond the target's grid were set with the rest at RENDERPASS_BEGIN)
+            fc_pc_d = '0;
+            fc_pd_d = '0;
+            fc_mat_d = 1'b0;  st_d = T_DRAIN;
+          end else begin
+            done_d = 1'b1;  st_d = T_IDLE;
+          end
         end else begin
           wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
         end
       end
       T_CLEAR: if (e_done) begin
         if (walk_last) begin
-          done_d = 1'b1;  st_d = T_IDLE;
+          if (fc_mat_q) begin
+            // every owned tile of the target is written: no clear is pending any more (the
+            // bits beyond the target's grid were set with the rest at RENDERPASS_BEGIN)
+            fc_pc_d = '0;
+            fc_pd_d = '0;
+            fc_mat_d = 1'b0;  st_d = T_DRAIN;
+          end else begin
+            done_d = 1'b1;  st_d = T_IDLE;
+          end
         end else begin
           wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
           st_d = T_CWALK;
@@ -696,6 +783,39 @@ module raster_slice #(
   logic [31:0] c_tris_q, c_bins_q, c_bprims_q, c_quads_q, c_frags_q, c_pass_q, c_rd_q, c_wr_q;
   logic [2:0]  qpop;
   logic [31:0] y_load_q, y_setup_q, y_rast_q, y_store_q;
+  logic [31:0] y_idle_q, y_inwait_q, y_memwait_q, y_clear_q;
+
+  // ---- where the cycles go: one activity per cycle -----------------------------------------
+  // A line request the port does not take, a load with nothing issued or arriving and the
+  // wait for write acknowledgements are memory waits, whatever phase they happen in.
+  tessera_raster_pkg::act_e act;
+  logic                     mem_stall;
+  assign mem_stall = mem_req_valid_o && !mem_req_ready_i;
+  always_comb begin
+    unique case (st_q)
+      T_IDLE: begin
+        if (in_valid_i)          act = tessera_raster_pkg::ACT_SETUP;
+        else if (bcnt_q != '0)   act = tessera_raster_pkg::ACT_INPUT_WAIT;
+        else                     act = tessera_raster_pkg::ACT_IDLE;
+      end
+      T_LOAD: begin
+        if (mem_stall || !(req_fire || rsp_rd || e_fill_we)) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
+        else                                    act = tessera_raster_pkg::ACT_LOAD;
+      end
+      T_STORE: begin
+        if (mem_stall) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
+        else           act = tessera_raster_pkg::ACT_STORE;
+      end
+      T_CWALK, T_CLEAR: begin
+        if (mem_stall) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
+        else           act = tessera_raster_pkg::ACT_CLEAR;
+      end
+      T_GRAS, T_RBDRAIN: act = tessera_raster_pkg::ACT_RASTER;
+      T_DRAIN:           act = tessera_raster_pkg::ACT_MEMORY_WAIT;
+      default:           act = tessera_raster_pkg::ACT_SETUP;   // walk, bitstream, prim, setup
+    endcase
+  end
+  assign act_o = act;
   always_comb begin
     qpop = '0;
     for (int i = 0; i < 4; i++) qpop = qpop + 3'(quad.mask[i]);
@@ -716,6 +836,12 @@ module raster_slice #(
       caddr_q <= '0;  daddr_q <= '0;  cclear_q <= '0;  dclear_q <= '0;  rtw_q <= '0;  rth_q <= '0;
       cload_q <= '0;  dload_q <= '0;  cdsid_q <= '0;  ddsid_q <= '0;
       e_clr_c_q <= 1'b0;  e_clr_d_q <= 1'b0;
+      fc_pc_q <= '0;
+      fc_pd_q <= '0;
+      fc_mat_q <= 1'b0;
+      efill_c_q <= 1'b0;
+      efill_d_q <= 1'b0;
+      ecl_d_q <= 1'b0;
       st_q <= T_IDLE;  done_q <= 1'b0;  ne_q <= '0;  bcnt_q <= '0;  uv_q <= 1'b0;
       utx0_q <= '0;  utx1_q <= '0;  uty0_q <= '0;  uty1_q <= '0;  wtx_q <= '0;  wty_q <= '0;
       pm_q <= '0;  prx0_q <= '0;  pry0_q <= '0;  prx1_q <= '0;  pry1_q <= '0;
@@ -725,11 +851,24 @@ module raster_slice #(
       c_tris_q <= '0;  c_bins_q <= '0;  c_bprims_q <= '0;  c_quads_q <= '0;  c_frags_q <= '0;
       c_pass_q <= '0;  c_rd_q <= '0;  c_wr_q <= '0;
       y_load_q <= '0;  y_setup_q <= '0;  y_rast_q <= '0;  y_store_q <= '0;
+      y_idle_q <= '0;  y_inwait_q <= '0;  y_memwait_q <= '0;  y_clear_q <= '0;
     end else begin
-      if (st_q == T_LOAD) y_load_q <= y_load_q + 32'd1;
-      if (st_q == T_SETUP || st_q == T_PRIM || st_q == T_PRIM_RD) y_setup_q <= y_setup_q + 32'd1;
-      if (st_q == T_GRAS || st_q == T_RBDRAIN) y_rast_q <= y_rast_q + 32'd1;
-      if (st_q == T_STORE) y_store_q <= y_store_q + 32'd1;
+      fc_pc_q <= fc_pc_d;
+      fc_pd_q <= fc_pd_d;
+      fc_mat_q <= fc_mat_d;
+      efill_c_q <= efill_c_d;
+      efill_d_q <= efill_d_d;
+      ecl_d_q <= ecl_d_d;
+      unique case (act)
+        tessera_raster_pkg::ACT_IDLE:        y_idle_q    <= y_idle_q + 32'd1;
+        tessera_raster_pkg::ACT_INPUT_WAIT:  y_inwait_q  <= y_inwait_q + 32'd1;
+        tessera_raster_pkg::ACT_MEMORY_WAIT: y_memwait_q <= y_memwait_q + 32'd1;
+        tessera_raster_pkg::ACT_CLEAR:       y_clear_q   <= y_clear_q + 32'd1;
+        tessera_raster_pkg::ACT_LOAD:        y_load_q    <= y_load_q + 32'd1;
+        tessera_raster_pkg::ACT_SETUP:       y_setup_q   <= y_setup_q + 32'd1;
+        tessera_raster_pkg::ACT_RASTER:      y_rast_q    <= y_rast_q + 32'd1;
+        default:                             y_store_q   <= y_store_q + 32'd1;
+      endcase
       if (setreg) begin
         unique case (roff)
           12'(tessera_spec_pkg::TS_RASTER_DEPTH_OFFSET): begin
@@ -809,6 +948,10 @@ module raster_slice #(
   assign cnt_frags_o = c_frags_q; assign cnt_pass_o  = c_pass_q;
   assign cnt_rd_o    = c_rd_q;    assign cnt_wr_o    = c_wr_q;
   assign cnt_tex_hit_o = fs_hits;  assign cnt_tex_miss_o = fs_misses;
+  assign cyc_idle_o = y_idle_q;
+  assign cyc_input_wait_o = y_inwait_q;
+  assign cyc_memory_wait_o = y_memwait_q;
+  assign cyc_clear_o = y_clear_q;
   assign cyc_load_o  = y_load_q;   assign cyc_setup_o = y_setup_q;
   assign cyc_raster_o = y_rast_q;  assign cyc_store_o = y_store_q;
 
@@ -835,5 +978,11 @@ module raster_slice #(
   `ASSERT(RspReadExpected, rsp_rd |-> rd_out_q != '0)
   `ASSERT(RspWriteExpected, rsp_wr |-> wr_out_q != '0)
   `ASSERT(RspNoError, mem_rsp_valid_i |-> !mem_rsp_i.err)
+  // Fast clear: a pass never begins with clears of the last one still pending (every pass
+  // ends with RENDERPASS_END, which writes them), only a fitting pass has pending tiles, and a
+  // fill never takes the tile buffer's write port from a load response.
+  `ASSERT(FcNoneAtPassBegin_A, cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN |-> !fc_any)
+  `ASSERT(FcOnlyInsideGrid_A, fc_any && (st_q == T_BS || st_q == T_CWALK) |-> wtx_q < 7'd32 && wty_q < 7'd32)
+  `ASSERT(FcFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == E_LOAD && !rsp_rd)
 
 endmodule

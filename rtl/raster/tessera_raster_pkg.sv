@@ -44,6 +44,20 @@ package tessera_raster_pkg;
     logic [127:0] uv;
   } quad_t;
   localparam int unsigned QUAD_W = 6 + 6 + 4 + 96 + 128 + 128;
+
+  // What a raster slice does in a cycle (raster_slice act_o): exactly one per cycle, so the
+  // per-activity cycle counters add up to the cycles elapsed (docs/raster.md "Where the cycles
+  // go"; issue 16 item 8). ACT_CLEAR..ACT_STORE are work; the three others are not.
+  typedef enum logic [2:0] {
+    ACT_IDLE        = 3'd0,  // nothing to do: no open batch, no input
+    ACT_INPUT_WAIT  = 3'd1,  // an open batch waits for its next triangle or closing command
+    ACT_MEMORY_WAIT = 3'd2,  // a line request waits for the port, or the tile waits for data or acks
+    ACT_CLEAR       = 3'd3,  // render-pass clear writes
+    ACT_LOAD        = 3'd4,  // tile load: read requests issued, data arriving
+    ACT_SETUP       = 3'd5,  // batch insertion, bin walk, bitstream, triangle setup
+    ACT_RASTER      = 3'd6,  // GRAS, FS and the RB draining
+    ACT_STORE       = 3'd7   // tile store
+  } act_e;
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage

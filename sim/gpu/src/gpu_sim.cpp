@@ -193,7 +193,7 @@ struct GpuSim::Impl {
       wd_stats_cur = pipe_stats();
       for (unsigned sl = 0; sl < cfg.slices; ++sl)
         for (unsigned k = 0; k < SliceStats::kWords; ++k) {
-          if (k >= SliceStats::kLoadCycles && k <= SliceStats::kBusyCycles) continue;   // cycle counters
+          if (SliceStats::is_cycle_counter(k)) continue;   // they advance while nothing happens
           mix(wd_stats_cur.at(sl * SliceStats::kWords + k));
         }
     }
@@ -626,16 +626,16 @@ std::vector<std::string> wd_holders(GpuSim& g, GpuSim::Impl& s, const WdSnapshot
   for (unsigned k = 0; k < w.geom_outstanding.size(); ++k)
     if (w.geom_outstanding[k]) h.push_back(fmt::format("geometry slice {} ({} primitive(s) outstanding)", k, w.geom_outstanding[k]));
   if (s.cfg.slices > 0 && s.wd_stats_prev.size() == s.wd_stats_cur.size()) {
-    static const char* const kStage[] = {"load", "setup", "raster", "store"};
     for (unsigned k = 0; k < s.cfg.slices; ++k) {
       auto at = [&](const std::vector<std::uint32_t>& v, unsigned word) { return v.at(k * SliceStats::kWords + word); };
-      if (at(s.wd_stats_cur, SliceStats::kBusyCycles) == at(s.wd_stats_prev, SliceStats::kBusyCycles)) continue;
-      std::string stages;
-      for (unsigned st = 0; st < 4; ++st)
-        if (at(s.wd_stats_cur, SliceStats::kLoadCycles + st) != at(s.wd_stats_prev, SliceStats::kLoadCycles + st))
-          stages += std::string(stages.empty() ? "" : "/") + kStage[st];
-      h.push_back(fmt::format("raster slice {} (its busy counter advances{}{}; its CCHE's hits, misses, fills and "
-                              "writebacks do not move)", k, stages.empty() ? "" : ", in tile ", stages));
+      // Where the slice's cycles went over the quiet stretch (every activity but idle).
+      std::string where;
+      for (const SliceStats::Activity& a : SliceStats::kActivities)
+        if (a.word != SliceStats::kIdleCycles && at(s.wd_stats_cur, a.word) != at(s.wd_stats_prev, a.word))
+          where += std::string(where.empty() ? "" : "/") + a.key;
+      if (where.empty()) continue;
+      h.push_back(fmt::format("raster slice {} (its cycles go to {}; its CCHE's hits, misses, fills and writebacks do "
+                              "not move)", k, where));
     }
   }
   const bool slc_busy = TS_SLC_STATUS_BUSY_GET(w.slc_status);

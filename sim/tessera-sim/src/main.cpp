@@ -37,6 +37,15 @@ using namespace tessera::sim;
 
 namespace {
 
+// slices[k].cycles: where the slice's cycles went, one activity per cycle (they add up to the
+// frame's cycles; docs/tessera-sim.md "stats.json").
+json slice_cycles_json(const SliceFrameStats& f) {
+  json c = json::object();
+  for (std::size_t a = 0; a < kSliceActivities.size(); ++a) c[kSliceActivities[a]] = f.cycles[a];
+  return c;
+}
+
+
 const std::string kSourceDir = TESSERA_SOURCE_DIR;
 
 // A usage or input error: printed as "tessera-sim: error: ...", exit code 1.
@@ -282,7 +291,8 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                             {"cche_writebacks", f.cche_writebacks},
                             {"cche_fills", f.cche_fills},
 
-                            {"busy_cycles", f.busy_cycles}});
+                            {"busy_cycles", f.busy_cycles},
+                            {"cycles", slice_cycles_json(f)}});
     } else {
       slices.push_back(json{{"slice", s}, {"primitives", nullptr}, {"fragments", nullptr}, {"busy_cycles", nullptr}});
     }
@@ -365,6 +375,7 @@ void add(FrameStats& s, const FrameStats& f) {
     t.cche_fills += x.cche_fills;
 
     t.busy_cycles += x.busy_cycles;
+    for (std::size_t a = 0; a < x.cycles.size(); ++a) t.cycles[a] += x.cycles[a];
   }
 }
 
@@ -577,6 +588,16 @@ int cmd_run(RunArgs a) {
   for (std::size_t i = 0; i < frames.size(); ++i) row(std::to_string(frames[i].frame), frames[i], fj[i]);
   row("total", total, j["total"]);
   if (!total.slices.empty()) {
+    // Where each slice's cycles went, as shares of the run's frame cycles.
+    std::printf("\n%6s", "slice");
+    for (const char* k : kSliceActivities) std::printf(" %11s", k);
+    std::printf("   (share of the frames' cycles)\n");
+    for (std::size_t i = 0; i < total.slices.size(); ++i) {
+      std::printf("%6zu", i);
+      for (uint64_t c : total.slices[i].cycles)
+        std::printf(" %10.1f%%", total.cycles ? 100.0 * static_cast<double>(c) / static_cast<double>(total.cycles) : 0.0);
+      std::printf("\n");
+    }
     std::printf("\n%6s %9s %9s %10s %10s %11s %8s %9s %9s\n", "slice", "tris", "bins", "fragments", "passed",
                 "busy cyc", "busy", "CCHE hit", "CCHE wb");
     for (std::size_t i = 0; i < total.slices.size(); ++i) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string_view>
 
 #include "tessera/driver/pipeline_state.hpp"
 #include "tessera/driver/vertex.hpp"
@@ -184,6 +185,9 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   st.frame = frame;
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t cyc0 = dev_->cycles();
+  // Read with no cycle in between (read_slc() below clocks the GPU through register reads):
+  // a slice's activity counts then add up to the frame's cycles exactly.
+  const std::vector<SliceStats> slice0 = rtl_ ? rtl_->sim().slice_stats() : std::vector<SliceStats>{};
   DramStats dram0{};
   SlcCounters slc0{};
   if (rtl_) {
@@ -191,7 +195,6 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     slc0 = read_slc();
   }
   const std::size_t pipe0 = rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size();
-  const std::vector<SliceStats> slice0 = rtl_ ? rtl_->sim().slice_stats() : std::vector<SliceStats>{};
 
   const FramePlan plan = plan_frame(scene_, frame);
   std::vector<uint32_t> allocs;
@@ -289,6 +292,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   for (uint32_t a : allocs) kmd_->free(a);
 
   st.cycles = dev_->cycles() - cyc0 - st.upload_cycles;
+  const std::vector<SliceStats> slice1 = rtl_ ? rtl_->sim().slice_stats() : std::vector<SliceStats>{};
   if (rtl_) {
     const DramStats& d1 = rtl_->sim().dram().stats();
     st.dram_read_bytes = d1.read_bytes - dram0.read_bytes;
@@ -306,7 +310,6 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     st.slc = s;
   }
   if (rtl_) {
-    const std::vector<SliceStats> slice1 = rtl_->sim().slice_stats();
     for (std::size_t i = 0; i < slice1.size(); ++i) {
       // wrapping 32-bit counters: the difference modulo 2^32
       auto d = [&](SliceStats::Word w) -> uint64_t { return static_cast<uint32_t>(slice1[i][w] - slice0[i][w]); };
@@ -326,6 +329,10 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       f.cche_writebacks = d(SliceStats::kCcheWritebacks);
       f.cche_fills = d(SliceStats::kCcheFills);
       f.busy_cycles = d(SliceStats::kBusyCycles);
+      for (std::size_t a = 0; a < kSliceActivities.size(); ++a) f.cycles[a] = d(SliceStats::kActivities[a].word);
+      // The host's vertex and index uploads happen before the submission, with the GPU idle;
+      // the frame's cycles leave them out, so its idle cycles do too.
+      f.cycles[0] -= std::min(f.cycles[0], st.upload_cycles);
       st.slices.push_back(f);
     }
   }
@@ -334,6 +341,15 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   last_passes_ = std::move(passes);
   return st;
 }
+
+namespace {
+constexpr bool same_activities() {
+  for (std::size_t a = 0; a < kSliceActivities.size(); ++a)
+    if (std::string_view(kSliceActivities[a]) != SliceStats::kActivities[a].key) return false;
+  return std::size(SliceStats::kActivities) == kSliceActivities.size();
+}
+static_assert(same_activities(), "stats.json activity keys must follow the GPU's activity counters");
+}  // namespace
 
 std::vector<std::pair<uint32_t, uint32_t>> SceneRunner::deleted_target_ranges() const {
   std::vector<std::pair<uint32_t, uint32_t>> out;

@@ -216,6 +216,13 @@ TEST(Cli, RtlPicturesEqualTheReferencePictures) {
   for (const auto& s : sl) {
     frags += s["fragments"].get<uint64_t>();
     busy = std::max(busy, s["busy_cycles"].get<uint64_t>());
+    // slices[k].cycles: the eight activities, adding up to the run's cycles.
+    uint64_t sum = 0;
+    for (const char* k : {"idle", "input_wait", "memory_wait", "clear", "load", "setup", "raster", "store"}) {
+      ASSERT_TRUE(s["cycles"].contains(k)) << k << " missing from slices[].cycles: " << s.dump();
+      sum += s["cycles"][k].get<uint64_t>();
+    }
+    EXPECT_EQ(sum, j["total"]["cycles"].get<uint64_t>());
   }
   EXPECT_GT(frags, 64u * 48u);  // the screen is covered, with overdraw
   EXPECT_LE(busy, j["total"]["cycles"].get<uint64_t>());

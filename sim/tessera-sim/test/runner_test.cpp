@@ -181,6 +181,16 @@ TEST_P(RtlFramebuffer, EqualsTheReferenceRenderer) {
       EXPECT_GT(s.triangles, 0u) << "a slice received no triangle";
     }
     EXPECT_GT(s.busy_cycles, 0u);
+    // One activity per cycle: the eight counts add up to the frame's cycles exactly, and busy
+    // is the five kinds of work (docs/raster.md "Where the cycles go").
+    uint64_t sum = 0;
+    for (uint64_t a : s.cycles) sum += a;
+    EXPECT_EQ(sum, rtl.frames[0].cycles) << "a slice's activity cycles do not add up to the frame's";
+    EXPECT_EQ(s.busy_cycles, s.cycles[3] + s.cycles[4] + s.cycles[5] + s.cycles[6] + s.cycles[7]);
+    if (s.bins > 0) {   // with 64x64 bins a slice may own no tile (above)
+      EXPECT_GT(s.cycles[5], 0u) << "a slice that rendered bins spent no cycle in setup";
+      EXPECT_GT(s.cycles[6], 0u) << "a slice that rendered bins spent no cycle rasterizing";
+    }
   }
   EXPECT_EQ(frags, ref_renderer.fragments());
   EXPECT_EQ(passed, ref_renderer.fragments_passed());

@@ -8,6 +8,7 @@
 // queue 0, waits for its fence and reads the counters.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -50,6 +51,12 @@ struct RunConfig {
   const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): the run stops with an exception
 };
 
+// Where a raster slice's cycles go (docs/raster.md "Where the cycles go"): exactly one
+// activity per cycle, so a slice's eight counts add up to the frame's cycles. stats.json
+// slices[k].cycles keys, in the order of tessera_raster_pkg::act_e.
+inline constexpr std::array<const char*, 8> kSliceActivities = {
+    "idle", "input_wait", "memory_wait", "clear", "load", "setup", "raster", "store"};
+
 // One slice's work in a frame (rtl only; pipe_top stat_o deltas, docs/pipeline.md).
 struct SliceFrameStats {
   uint64_t triangles = 0;       // triangles VPC_US delivered to the slice
@@ -57,7 +64,8 @@ struct SliceFrameStats {
   uint64_t quads = 0, fragments = 0, fragments_passed = 0;
   uint64_t line_reads = 0, line_writes = 0, texel_hits = 0, texel_misses = 0;
   uint64_t cche_hits = 0, cche_misses = 0, cche_writebacks = 0, cche_fills = 0;
-  uint64_t busy_cycles = 0;
+  uint64_t busy_cycles = 0;     // doing work: clear + load + setup + raster + store
+  std::array<uint64_t, kSliceActivities.size()> cycles{};  // per kSliceActivities entry
 };
 
 using driver::SlcCounters;
