@@ -9,11 +9,13 @@
 // (A > 0, or A == 0 and B > 0). Attributes: (plane >>> 20) clamped to the attribute range.
 // The rectangle is (pixel bbox of the primitive) x (bin) x (render target), quads aligned to
 // even pixel coordinates; pixels of a quad outside the rectangle are never covered.
+// Every input is registered at start_i (the increments too), so the TSE can set up the next
+// primitive while this one is rasterized (issue 16 item 5: setup overlapped with raster).
 
 module raster_gras (
   input  logic          clk_i,
   input  logic          rst_ni,
-  input  logic          start_i,          // pulse; setup outputs are stable until done_o
+  input  logic          start_i,          // pulse; the setup inputs are read in that cycle only
   input  logic [10:0]   x0_i, y0_i, x1_i, y1_i,   // rectangle (inclusive, absolute pixels)
   input  logic [10:0]   tile_x_i, tile_y_i,       // bin origin (for tile-local quad positions)
   input  logic [3*48-1:0] w_i,
@@ -35,12 +37,14 @@ module raster_gras (
   logic [10:0]          qx_q, qx_d, qy_q, qy_d;
   logic [10:0]          x0_q, y0_q, x1_q, y1_q, tx_q, ty_q;
   logic [NP*48-1:0]     cur_q, cur_d, row_q, row_d;
+  logic [7*48-1:0]      pgx_q, pgy_q;     // attribute increments, held for the primitive
+  logic [3*21-1:0]      ea_q, eb_q;       // edge coefficients, held for the primitive
 
   // per-plane increments per 1/16 pixel (flat: plane j at [j*48 +: 48]; Yosys 0.23 warns on
   // unpacked arrays assigned in always_comb)
   logic [NP*48-1:0] gxf, gyf;
-  assign gxf = {pgx_i, 48'($signed(ea_i[42 +: 21])), 48'($signed(ea_i[21 +: 21])), 48'($signed(ea_i[0 +: 21]))};
-  assign gyf = {pgy_i, 48'($signed(eb_i[42 +: 21])), 48'($signed(eb_i[21 +: 21])), 48'($signed(eb_i[0 +: 21]))};
+  assign gxf = {pgx_q, 48'($signed(ea_q[42 +: 21])), 48'($signed(ea_q[21 +: 21])), 48'($signed(ea_q[0 +: 21]))};
+  assign gyf = {pgy_q, 48'($signed(eb_q[42 +: 21])), 48'($signed(eb_q[21 +: 21])), 48'($signed(eb_q[0 +: 21]))};
 
   logic [2:0] tl;
   always_comb begin
@@ -139,12 +143,20 @@ module raster_gras (
     if (!rst_ni) begin
       act_q <= 1'b0;  done_q <= 1'b0;  qx_q <= '0;  qy_q <= '0;  cur_q <= '0;  row_q <= '0;
       x0_q <= '0;  y0_q <= '0;  x1_q <= '0;  y1_q <= '0;  tx_q <= '0;  ty_q <= '0;
+      pgx_q <= '0;
+      pgy_q <= '0;
+      ea_q <= '0;
+      eb_q <= '0;
     end else begin
       act_q <= act_d;  done_q <= done_d;  qx_q <= qx_d;  qy_q <= qy_d;
       cur_q <= cur_d;  row_q <= row_d;
       if (start_i) begin
         x0_q <= x0_i;  y0_q <= y0_i;  x1_q <= x1_i;  y1_q <= y1_i;
         tx_q <= tile_x_i;  ty_q <= tile_y_i;
+        pgx_q <= pgx_i;
+        pgy_q <= pgy_i;
+        ea_q <= ea_i;
+        eb_q <= eb_i;
       end
     end
   end

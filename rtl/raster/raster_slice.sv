@@ -237,6 +237,7 @@ module raster_slice #(
 
   raster_tse u_tse (
     .clk_i, .rst_ni, .start_i(tse_start), .vtx_i(tr_rdata[TRW-1 -: 384]),
+    .uv_en_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_ENABLE_LSB]),
     .ox_i({rx0[10:1], 1'b0}), .oy_i({ry0[10:1], 1'b0}),
     .busy_o(tse_busy), .done_o(tse_done), .degen_o(tse_degen),
     .w_o(tse_w), .ea_o(tse_ea), .eb_o(tse_eb), .pv_o(tse_pv), .pgx_o(tse_pgx), .pgy_o(tse_pgy));
@@ -692,20 +693,28 @@ module raster_slice #(
         prx0_d = rx0;  pry0_d = ry0;  prx1_d = rx1;  pry1_d = ry1;
         st_d = T_SETUP;
       end
+      // Setup overlaps raster (issue 16 item 5): GRAS registers a primitive's setup when it
+      // starts, so the TSE sets up the next primitive of the bin while GRAS walks this one.
+      // A primitive leaves the bin's mask when GRAS takes it; T_GRAS holds a finished setup
+      // until GRAS is free. Quads stay in primitive order: one GRAS, started in mask order.
       T_SETUP: if (tse_done) begin
         if (tse_degen) begin
           pm_d[pidx] = 1'b0;
           st_d = T_PRIM;
-        end else begin
+        end else if (!gras_busy) begin
           gras_start = 1'b1;
+          pm_d[pidx] = 1'b0;
+          st_d = T_PRIM;
+        end else begin
           st_d = T_GRAS;
         end
       end
-      T_GRAS: if (gras_done) begin
+      T_GRAS: if (!gras_busy) begin
+        gras_start = 1'b1;
         pm_d[pidx] = 1'b0;
         st_d = T_PRIM;
       end
-      T_RBDRAIN: if (rb_idle && fs_idle && !fs_valid) begin
+      T_RBDRAIN: if (!gras_busy && rb_idle && fs_idle && !fs_valid) begin
         e_start = 1'b1;  e_start_mode = E_STORE;  e_start_tgt = 1'b0;
         st_d = T_STORE;
       end
@@ -812,7 +821,8 @@ module raster_slice #(
       end
       T_GRAS, T_RBDRAIN: act = tessera_raster_pkg::ACT_RASTER;
       T_DRAIN:           act = tessera_raster_pkg::ACT_MEMORY_WAIT;
-      default:           act = tessera_raster_pkg::ACT_SETUP;   // walk, bitstream, prim, setup
+      // walk, bitstream, prim, setup: raster while GRAS works in their shadow
+      default: act = gras_busy ? tessera_raster_pkg::ACT_RASTER : tessera_raster_pkg::ACT_SETUP;
     endcase
   end
   assign act_o = act;
@@ -984,5 +994,10 @@ module raster_slice #(
   `ASSERT(FcNoneAtPassBegin_A, cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN |-> !fc_any)
   `ASSERT(FcOnlyInsideGrid_A, fc_any && (st_q == T_BS || st_q == T_CWALK) |-> wtx_q < 7'd32 && wty_q < 7'd32)
   `ASSERT(FcFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == E_LOAD && !rsp_rd)
+  // Setup/raster overlap: GRAS is started only when free, and it finishes (done_o) only while
+  // it is working; the bin's store waits for it.
+  `ASSERT(GrasStartsFree_A, gras_start |-> !gras_busy)
+  `ASSERT(GrasDoneWhileBusy_A, gras_done |-> gras_busy)
+  `ASSERT(StoreAfterGras_A, st_q == T_STORE |-> !gras_busy)
 
 endmodule

@@ -10,8 +10,11 @@
 //   R = floor(2^(n+23) / D) (restoring division, 25 cycles) -> the three edge functions at
 //   the walk origin (6 products) -> per attribute Gx, Gy, gx, gy and the value at the origin
 //   (8 products each, 7 attributes).
-// 90 cycles per setup. The seam for a faster TSE: setup once per triangle at batch insertion
-// (everything but the 20 origin products is bin-independent) and more multipliers.
+// 90 cycles per setup, 74 for an untextured primitive (uv_en_i = 0: u and v, which the FS
+// does not read then, are not set up and read as 0; issue 16 item 5). The raster slice
+// overlaps it with GRAS on the previous primitive. The seam for a faster TSE: setup once per
+// triangle at batch insertion (everything but the 20 origin products is bin-independent) and
+// more multipliers.
 
 `include "prim_assert.svh"
 
@@ -19,6 +22,7 @@ module raster_tse (
   input  logic          clk_i,
   input  logic          rst_ni,
   input  logic          start_i,      // pulse: vertices and origin are valid
+  input  logic          uv_en_i,      // with start_i: set up u and v (a textured primitive)
   input  logic [383:0]  vtx_i,        // {v0, v1, v2}
   input  logic [10:0]   ox_i,         // walk origin (even pixel), its centre is 16*o+8
   input  logic [10:0]   oy_i,
@@ -53,6 +57,9 @@ module raster_tse (
   logic [3*48-1:0]    w_q, w_d;
   logic [7*48-1:0]    pv_q, pv_d, pgx_q, pgx_d, pgy_q, pgy_d;
   logic               done_q, done_d, degen_q, degen_d;
+  logic               uv_en_q, uv_en_d;
+  logic [2:0]         attr_last;           // the last attribute set up: v (6), or A (4)
+  assign attr_last = uv_en_q ? 3'd6 : 3'd4;
 
   // ---- vertex fields (after the orientation swap held in v_q) -----------------------------
   // v_q = {v0, v1, v2}, each a screen vertex (spec/layouts.yaml svtx, tessera_spec_pkg::
@@ -210,7 +217,7 @@ module raster_tse (
         nst = S_ATTR;  nk = k_q[2:0] + 3'd1;
         if (k_q[2:0] == 3'd7) begin
           nk = '0;  nai = ai_q + 3'd1;
-          if (ai_q == 3'd6) nst = S_IDLE;
+          if (ai_q == attr_last) nst = S_IDLE;
         end
       end
       default: ;   // S_D1, S_NORM (then S_DIV or, degenerate, S_IDLE), S_DIV before its
@@ -252,9 +259,16 @@ module raster_tse (
     gx_d = gx_q;  gy_d = gy_q;  bigx_d = bigx_q;  bigy_d = bigy_q;
     w_d = w_q;  pv_d = pv_q;  pgx_d = pgx_q;  pgy_d = pgy_q;
     done_d = 1'b0;  degen_d = degen_q;
+    uv_en_d = uv_en_q;
     unique case (st_q)
       S_IDLE: if (start_i) begin
         v_d = vtx_i;  ox_d = ox_i;  oy_d = oy_i;  st_d = S_D0;
+        uv_en_d = uv_en_i;
+        if (!uv_en_i) begin   // u and v planes of an untextured primitive: 0
+          pv_d[5*48 +: 96]  = '0;
+          pgx_d[5*48 +: 96] = '0;
+          pgy_d[5*48 +: 96] = '0;
+        end
       end
       S_D0: begin t0_d = prod[47:0]; st_d = S_D1; end
       // D == 0 (degenerate) is tested on the registered |D| in S_NORM, one cycle later, not on
@@ -328,7 +342,7 @@ module raster_tse (
             end
           end
           k_d = '0;
-          if (ai_q == 3'd6) begin
+          if (ai_q == attr_last) begin
             done_d = 1'b1;  st_d = S_IDLE;
           end else begin
             ai_d = ai_q + 3'd1;
@@ -348,6 +362,7 @@ module raster_tse (
       gx_q <= '0;  gy_q <= '0;  bigx_q <= '0;  bigy_q <= '0;
       w_q <= '0;  pv_q <= '0;  pgx_q <= '0;  pgy_q <= '0;  done_q <= 1'b0;  degen_q <= 1'b0;
       ma_q <= '0;  mb_q <= '0;
+      uv_en_q <= 1'b0;
     end else begin
       st_q <= st_d;  k_q <= k_d;  ai_q <= ai_d;  v_q <= v_d;  ox_q <= ox_d;  oy_q <= oy_d;
       t0_q <= t0_d;  d_q <= d_d;  n_q <= n_d;  dn_q <= dn_d;  rem_q <= rem_d;  r_q <= r_d;
@@ -355,6 +370,7 @@ module raster_tse (
       w_q <= w_d;  pv_q <= pv_d;  pgx_q <= pgx_d;  pgy_q <= pgy_d;  done_q <= done_d;
       degen_q <= degen_d;
       {ma_q, mb_q} <= ops_d;
+      uv_en_q <= uv_en_d;
     end
   end
 
