@@ -220,16 +220,18 @@ function(tessera_rtl_model NAME)
     string(REPLACE ";" "," _sources_csv "${_abs_sources}")
     set(_incs ${TESSERA_RTL_COMMON_DIR} ${TESSERA_GEN_DIR} ${M_INCLUDE_DIRS})
     string(REPLACE ";" "," _incs_csv "${_incs}")
+    # What the full run and the structure check (SYNTH_CHECK) share: the design and the rules.
+    set(_synth_args
+      --name ${NAME} --top ${M_TOP} --sources "${_sources_csv}"
+      --params "${_params_csv}" --incdirs "${_incs_csv}"
+      --out ${CMAKE_BINARY_DIR}/synth --baseline ${TESSERA_SYNTH_BASELINE_DIR}
+      --yosys ${YOSYS_PROGRAM})
+    set(_synth_deps ${_abs_sources} ${_headers} ${TESSERA_SYNTH_SCRIPT}
+      ${CMAKE_SOURCE_DIR}/constraints/tessera.sdc
+      ${CMAKE_SOURCE_DIR}/scripts/synth/yosys-waivers.txt)
     add_custom_command(OUTPUT ${_rpt}
-      COMMAND ${TESSERA_SYNTH_SCRIPT}
-        --name ${NAME} --top ${M_TOP} --sources "${_sources_csv}"
-        --params "${_params_csv}" --incdirs "${_incs_csv}"
-        --out ${CMAKE_BINARY_DIR}/synth --baseline ${TESSERA_SYNTH_BASELINE_DIR}
-        --yosys ${YOSYS_PROGRAM}
-      DEPENDS ${_abs_sources} ${_headers} ${TESSERA_SYNTH_SCRIPT}
-        ${CMAKE_SOURCE_DIR}/constraints/tessera.sdc
-        ${CMAKE_SOURCE_DIR}/scripts/synth/yosys-waivers.txt
-        ${_baseline_dep}
+      COMMAND ${TESSERA_SYNTH_SCRIPT} ${_synth_args}
+      DEPENDS ${_synth_deps} ${_baseline_dep}
       COMMENT "synth ${NAME} (yosys, top ${M_TOP})"
       VERBATIM)
     add_custom_target(synth_${NAME} DEPENDS ${_rpt})
@@ -243,14 +245,8 @@ function(tessera_rtl_model NAME)
       # loops or warnings, in a fraction of the full run's time.
       set(_check ${CMAKE_BINARY_DIR}/synth/${NAME}.check)
       add_custom_command(OUTPUT ${_check}
-        COMMAND ${TESSERA_SYNTH_SCRIPT} --check-only
-          --name ${NAME} --top ${M_TOP} --sources "${_sources_csv}"
-          --params "${_params_csv}" --incdirs "${_incs_csv}"
-          --out ${CMAKE_BINARY_DIR}/synth --baseline ${TESSERA_SYNTH_BASELINE_DIR}
-          --yosys ${YOSYS_PROGRAM}
-        DEPENDS ${_abs_sources} ${_headers} ${TESSERA_SYNTH_SCRIPT}
-          ${CMAKE_SOURCE_DIR}/constraints/tessera.sdc
-          ${CMAKE_SOURCE_DIR}/scripts/synth/yosys-waivers.txt
+        COMMAND ${TESSERA_SYNTH_SCRIPT} --check-only ${_synth_args}
+        DEPENDS ${_synth_deps}
         COMMENT "synth check ${NAME} (yosys up to check -assert, top ${M_TOP})"
         VERBATIM)
       add_custom_target(synth_check_${NAME} DEPENDS ${_check})
