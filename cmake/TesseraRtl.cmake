@@ -221,11 +221,14 @@ function(tessera_rtl_model NAME)
     set(_incs ${TESSERA_RTL_COMMON_DIR} ${TESSERA_GEN_DIR} ${M_INCLUDE_DIRS})
     string(REPLACE ";" "," _incs_csv "${_incs}")
     # What the full run and the structure check (SYNTH_CHECK) share: the design and the rules.
+    # (An empty list element would vanish where the list is expanded: --params only when set.)
     set(_synth_args
-      --name ${NAME} --top ${M_TOP} --sources "${_sources_csv}"
-      --params "${_params_csv}" --incdirs "${_incs_csv}"
+      --name ${NAME} --top ${M_TOP} --sources "${_sources_csv}" --incdirs "${_incs_csv}"
       --out ${CMAKE_BINARY_DIR}/synth --baseline ${TESSERA_SYNTH_BASELINE_DIR}
       --yosys ${YOSYS_PROGRAM})
+    if(_params_csv)
+      list(APPEND _synth_args --params "${_params_csv}")
+    endif()
     set(_synth_deps ${_abs_sources} ${_headers} ${TESSERA_SYNTH_SCRIPT}
       ${CMAKE_SOURCE_DIR}/constraints/tessera.sdc
       ${CMAKE_SOURCE_DIR}/scripts/synth/yosys-waivers.txt)
