@@ -325,6 +325,7 @@ module raster_slice #(
   logic [9:0]         fc_idx;
   logic               fc_pc, fc_pd, fc_any, fc_fits_in;
   logic               fc_mat_q, fc_mat_d;       // the clear walk writes the pending tiles
+  logic               cwalk_end;                // the clear walk ends this cycle
   logic               efill_c_q, efill_c_d, efill_d_q, efill_d_d;  // this load fills from the clear value
   logic               e_fill, e_fill_we, e_adv;
   logic [8:0]  rd_out_q, rd_out_d;
@@ -604,6 +605,7 @@ module raster_slice #(
     tse_start = 1'b0;  gras_start = 1'b0;
     e_start = 1'b0;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
     bs_valid_o = 1'b0;
+    cwalk_end = 1'b0;
     fc_pc_d = fc_pc_q;
     fc_pd_d = fc_pd_q;
     fc_mat_d = fc_mat_q;
@@ -740,30 +742,14 @@ module raster_slice #(
           end
           st_d = T_CLEAR;
         end else if (walk_last) begin
-          if (fc_mat_q) begin
-            // every owned tile of the target is written: no clear is pending any more (the
-            // bits beyond the target's grid were set with the rest at RENDERPASS_BEGIN)
-            fc_pc_d = '0;
-            fc_pd_d = '0;
-            fc_mat_d = 1'b0;  st_d = T_DRAIN;
-          end else begin
-            done_d = 1'b1;  st_d = T_IDLE;
-          end
+          cwalk_end = 1'b1;
         end else begin
           wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
         end
       end
       T_CLEAR: if (e_done) begin
         if (walk_last) begin
-          if (fc_mat_q) begin
-            // every owned tile of the target is written: no clear is pending any more (the
-            // bits beyond the target's grid were set with the rest at RENDERPASS_BEGIN)
-            fc_pc_d = '0;
-            fc_pd_d = '0;
-            fc_mat_d = 1'b0;  st_d = T_DRAIN;
-          end else begin
-            done_d = 1'b1;  st_d = T_IDLE;
-          end
+          cwalk_end = 1'b1;
         end else begin
           wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
           st_d = T_CWALK;
@@ -774,6 +760,21 @@ module raster_slice #(
       end
       default: st_d = T_IDLE;
     endcase
+    // The clear walk's end, from T_CWALK or T_CLEAR. At a pass's end (fc_mat_q) every owned
+    // tile of the target is written, so no clear is pending any more (the bits beyond the
+    // target's grid were set with the rest at RENDERPASS_BEGIN) and the command drains; at a
+    // pass's begin (line-by-line clear) the RENDERPASS_BEGIN completes.
+    if (cwalk_end) begin
+      if (fc_mat_q) begin
+        fc_pc_d = '0;
+        fc_pd_d = '0;
+        fc_mat_d = 1'b0;
+        st_d = T_DRAIN;
+      end else begin
+        done_d = 1'b1;
+        st_d = T_IDLE;
+      end
+    end
   end
 
   assign e_clr_c = (in_rp.color_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR);
