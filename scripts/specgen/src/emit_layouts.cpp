@@ -10,8 +10,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
 #include <set>
+#include <unordered_set>
 
 #include "emit_common.hpp"
 #include "tessera/specgen/emit.hpp"
@@ -134,6 +135,26 @@ std::string sv_struct(const Layout& l, const std::string& type_name, EnumType en
 
 std::string layout_sv_type(const Layout& l) { return fmt::format("ts_{}_t", l.name); }
 
+namespace {
+// Every maximal run of identifier characters ([A-Za-z0-9_]) in text: a name occurs in text as a
+// whole word exactly when it is one of these runs.
+std::unordered_set<std::string> words_of(const std::string& text) {
+  std::unordered_set<std::string> words;
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t i = 0; i < text.size();) {
+    if (!is_word(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && is_word(text[end])) ++end;
+    words.emplace(text, i, end - i);
+    i = end;
+  }
+  return words;
+}
+}  // namespace
+
 std::string emit_sv_layouts(const Spec& spec, const std::string& package_text, Diagnostics& diag) {
   NameTable names(diag, "SystemVerilog");
   std::vector<std::pair<std::string, Where>> generated;
@@ -165,10 +186,12 @@ std::string emit_sv_layouts(const Spec& spec, const std::string& package_text, D
     out += blk.render("  ", "// ", "");
   }
   // A layout name can join into a name the rest of the package already declares
-  // (layout 'cp_ctrl' field 'x' vs register CP.CTRL field 'x').
+  // (layout 'cp_ctrl' field 'x' vs register CP.CTRL field 'x'). The package's words are
+  // collected once: a std::regex per name took 3 of the generator's 3.5 s.
+  const std::unordered_set<std::string> package_words = words_of(package_text);
   for (const auto& [name, where] : generated) {
     names.add(name, where);
-    if (std::regex_search(package_text, std::regex("\\b" + name + "\\b"))) {
+    if (package_words.contains(name)) {
       diag.error(where, fmt::format("generates SystemVerilog name '{}', which the register or "
                                     "packet part of {} already declares; rename the layout",
                                     name, kSvPackageFile));
