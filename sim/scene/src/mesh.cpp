@@ -74,6 +74,10 @@ Mesh load_mesh_file(const std::string& path) {
   try {
     if (ext == ".obj") detail::check_obj_file(path);
     if (ext == ".ply") detail::check_ply_file(path);
+    // COLLADA by name, or by content where the name leaves the choice to Assimp's sniffing.
+    const bool other = ext == ".obj" || ext == ".ply" || ext == ".gltf" || ext == ".glb";
+    if (ext == ".dae" || (!other && detail::looks_like_collada(path)))
+      detail::check_collada_file(path);
     // Read as the file is (checked for NaN and inf), then post-process.
     const aiScene* raw = imp.ReadFile(path, aiProcess_ValidateDataStructure);
     if (!raw || (raw->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !raw->mRootNode) throw MeshError(imp.GetErrorString());

@@ -6,10 +6,13 @@
 //        index without a line and silently drops every uv or normal of the mesh for a bad vt
 //        or vn index).
 //   PLY: a malformed format, element or property line, an unknown property type, or no
-//        end_header line of its own (Assimp 5.2 hangs or aborts on these); header element counts that disagree with the body (Assimp repeats the last face or
-//        drops faces, or reads a face as a vertex); a vertex property that is not a finite
-//        number; a face's vertex index outside the vertex element. ASCII and both binary
-//        encodings.
+//        end_header line of its own (Assimp 5.2 hangs or aborts on these); header element
+//        counts that disagree with the body (Assimp repeats the last face or drops faces, or
+//        reads a face as a vertex); a vertex property that is not a finite number; a face's
+//        vertex index outside the vertex element. ASCII and both binary encodings.
+//   COLLADA: index lists that are not integers and declared counts the file does not hold
+//        (Assimp 5.2 reserves memory for them, or reads an index list forever), accessors
+//        reaching past their arrays (mesh_file_check_collada.cpp lists every rule).
 // An OBJ statement these checks do not know is left to Assimp.
 #pragma once
 
@@ -19,5 +22,10 @@ namespace tessera::sim::detail {
 
 void check_obj_file(const std::string& path);
 void check_ply_file(const std::string& path);
+void check_collada_file(const std::string& path);
+
+// Whether Assimp would read the file as COLLADA whatever its extension: "<collada" in its
+// first 200 bytes (Assimp's ColladaLoader::CanRead).
+bool looks_like_collada(const std::string& path);
 
 }  // namespace tessera::sim::detail

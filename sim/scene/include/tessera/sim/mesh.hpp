@@ -32,7 +32,7 @@ class MeshError : public std::runtime_error {
 // Every mesh of the file, merged, with each node's transform applied; triangulated, normals
 // generated when missing, identical vertices joined; uv turned from Assimp's origin (the
 // image's bottom-left) to the sampler's (top-left): v = 1 - v_assimp. Throws MeshError for a
-// missing, unreadable or inconsistent file (OBJ and PLY: checked line by line,
+// missing, unreadable or inconsistent file (OBJ, PLY and COLLADA: checked line by line,
 // mesh_file_check.hpp) and for NaN or infinite vertex data, naming the line or the vertex.
 Mesh load_mesh_file(const std::string& path);
 
