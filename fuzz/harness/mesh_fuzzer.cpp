@@ -3,9 +3,10 @@
 //
 // load_mesh_file reads a path, and Assimp chooses the importer by the file's extension, so the
 // input is written to a temporary file whose extension follows its content (as a user's file
-// would be named): "ply" -> .ply, "glTF" magic -> .glb, '{' -> .gltf, else .obj: the formats
-// docs/tessera-sim.md names. (Assimp reads many more, COLLADA among them; they are not fuzzed
-// here, see docs/fuzzing.md.) The repository's real mesh files are therefore seeds as they are.
+// would be named): "ply" -> .ply, "glTF" magic -> .glb, '{' -> .gltf, '<' -> .dae (COLLADA is
+// XML), else .obj: the formats docs/tessera-sim.md names. (Assimp reads many more, FBX among
+// them; they are not fuzzed here, see docs/fuzzing.md.) The repository's real mesh files are
+// therefore seeds as they are.
 //
 // Contract (sim/scene/include/tessera/sim/mesh.hpp): a file that cannot be used is a MeshError;
 // anything else escaping is a finding, as is every sanitizer report. An accepted mesh is a
@@ -42,6 +43,7 @@ const char* extension_for(const uint8_t* data, size_t size) {
   if (starts("ply")) return "ply";
   if (starts("glTF")) return "glb";
   if (starts("{")) return "gltf";
+  if (starts("<")) return "dae";
   return "obj";
 }
 
