@@ -465,7 +465,10 @@ int cmd_run(RunArgs a) {
   const LoadedScene ls = load_assets(std::move(sc));
   const Scene& s = ls.scene;
   require_utf8(s.name, fmt::format("{}: the scene name", scene_path));
-  if (!a.quiet && !a.json)
+  // Warnings reach the user with --json too (stdout carries only the JSON, so stderr), and
+  // stats.json keeps them ("warnings"), so a --quiet run records them as well.
+  for (const std::string& w : s.warnings) require_utf8(w, fmt::format("{}: a name in a warning", scene_path));
+  if (!a.quiet)
     for (const std::string& w : s.warnings) std::fprintf(stderr, "tessera-sim: warning: %s\n", w.c_str());
   check_scene_memory(ls, uint64_t{a.memory_mib} << 20);
 
@@ -544,6 +547,7 @@ int cmd_run(RunArgs a) {
                   {"renderer", renders ? json(renderer_name) : json(nullptr)},
                   {"trace", a.trace.empty() ? json(nullptr) : json(a.trace)},
                   {"energy_config", a.energy}};
+  j["warnings"] = s.warnings;
   json fj = json::array();
   for (const FrameStats& st : frames) fj.push_back(frame_json(st, a, ecfg, reasons[st.frame], false, 0));
   j["frames"] = fj;
@@ -744,7 +748,8 @@ int main(int argc, char** argv) {
   run->add_option("--bin-size", a.bin_size, "Fine bin (tile) size in pixels")->check(CLI::IsMember({16u, 32u, 64u}))->capture_default_str();
   run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG");
   run->add_flag("--quiet,-q", a.quiet, "No progress and no summary");
-  run->add_flag("--json", a.json, "Print stats.json on stdout instead of the summary; nothing else");
+  run->add_flag("--json", a.json, "Print stats.json on stdout instead of the summary and progress (warnings "
+                                    "still go to stderr)");
 
   std::string pol_path = kSourceDir + "/driver/config/policy.yaml", pol_trace;
   bool pol_json = false;

@@ -146,7 +146,8 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     // backends, which is what a pass that loads it before anything rendered it reads. Targets
     // are the first application allocations of a fresh device, so their memory was never
     // written, and both the DRAM model and the reference's memory read 0 there (SparseMemory);
-    // no upload is needed to make it so. Checked in runner_test "LoadBeforeRenderReadsZero".
+    // no upload is needed to make it so. Checked in runner_test Runner.LoadBeforeRenderReadsZero
+    // (colour and depth, both backends) and Runner.AccumulatingTargetSurvivesAcrossFrames.
     t.group = &umd_->create_group(
         name == kScreenTarget ? "screen" : "rtt " + name,
         {umd_->create_resource(ResourceKind::RenderTarget, t.color, bytes, name + " color"),

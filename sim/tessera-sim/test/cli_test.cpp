@@ -194,6 +194,39 @@ passes:
   EXPECT_NE(line.find(" " + shown + " "), std::string::npos) << "frame 0's row: " << line;
 }
 
+// Catches (issue 14 item 1): the warning about a load of a never-written target dropped with
+// --json (it used to be printed only with the summary). stdout must stay pure JSON, the warning
+// goes to stderr and into stats.json's "warnings"; --quiet keeps it in stats.json only.
+TEST(Cli, WarningsReachStderrAndStatsJsonWithJson) {
+  const fs::path d = scratch();
+  write(d / "acc.yaml", R"(frames: 1
+target: {width: 32, height: 32}
+targets: {rt: {width: 16, height: 16}}
+passes:
+  - {name: acc, target: rt, color_load: load, draws: [{mesh: {generate: cube, size: 0.5}}]}
+  - {name: main, draws: [{mesh: {generate: cube}, texture: rt}]}
+)");
+  const std::string warning = (d / "acc.yaml").string() +
+                              ":5:5: passes[0]: pass 'acc' loads target 'rt' before any pass of "
+                              "the frame renders it";
+  Out r = tessera_sim("run --backend ref --no-render --json " + (d / "acc.yaml").string() +
+                          " --out " + (d / "out").string(),
+                      d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("tessera-sim: warning: " + warning), std::string::npos) << r.err;
+  const auto printed = nlohmann::json::parse(r.out);  // stdout: the JSON alone
+  ASSERT_EQ(printed["warnings"].size(), 1u) << printed["warnings"].dump();
+  EXPECT_EQ(printed["warnings"][0].get<std::string>().rfind(warning, 0), 0u) << printed["warnings"];
+  EXPECT_EQ(printed, nlohmann::json::parse(slurp(d / "out" / "stats.json")));
+
+  r = tessera_sim("run --backend ref --no-render --quiet " + (d / "acc.yaml").string() +
+                      " --out " + (d / "quiet").string(),
+                  d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(nlohmann::json::parse(slurp(d / "quiet" / "stats.json"))["warnings"].size(), 1u);
+}
+
 struct Bad {
   const char* what;
   std::string args;      // after "run --no-render --backend ref --out DIR"

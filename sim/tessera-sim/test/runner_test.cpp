@@ -305,6 +305,39 @@ TEST(Runner, AccumulatingTargetSurvivesAcrossFrames) {
   EXPECT_GT(count_rgba(ref.rt[0], 0u), 0u) << "frame 0's untouched target pixels are not zero";
 }
 
+// Catches (issue 14 item 1): a pass that loads a target nothing has rendered yet (frame 0)
+// reading anything but the defined initial contents, zero, in colour or depth, on either
+// backend; or the load quietly turned into a clear. The pass loads colour and depth, clears to
+// red and depth 1 if it cleared, draws nothing and stores both: the target must read back 0.
+TEST(Runner, LoadBeforeRenderReadsZero) {
+  const LoadedScene ls = load_assets(parse_scene(R"(
+frames: 1
+target: {width: 32, height: 32}
+targets: {rt: {width: 16, height: 16}}
+passes:
+  - {name: acc, target: rt, color_load: load, depth_load: load, depth_store: true,
+     clear_color: [1, 0, 0, 1], clear_depth: 1, draws: []}
+  - {name: main, draws: [{mesh: {generate: grid, size: 2, divisions: 1}, rotation: [90, 0, 0],
+                          texture: rt, lit: false}]}
+)", "load_before_render.yaml", ""));
+  ASSERT_EQ(ls.scene.warnings.size(), 1u) << "the frame-0 load of the never-written target is warned about";
+  for (const char* backend : {"ref", "rtl"}) {
+    RunConfig rc;
+    rc.backend = backend;
+    rc.slices = 1;
+    RefFrameRenderer renderer;
+    SceneRunner r(ls, rc, rc.backend == "ref" ? &renderer : nullptr);
+    r.run_frame(0);
+    const GpuPass& p = r.last_passes().at(0);
+    ASSERT_EQ(p.name, "acc");
+    std::vector<uint8_t> color(16 * 16 * 4), depth(16 * 16 * 4);
+    r.device().read_mem(p.color_addr, color);
+    r.device().read_mem(p.depth_addr, depth);
+    EXPECT_EQ(count_rgba(color, 0u), 16u * 16u) << backend << ": colour is not zero after the load";
+    EXPECT_EQ(count_rgba(depth, 0u), 16u * 16u) << backend << ": depth is not zero after the load";
+  }
+}
+
 // Catches: the reference device not modelling DSID_DELETE, so a delete of live data would read
 // back the old data on the reference and hide. After the demo's frame, the render-to-texture
 // target (deleted after its last use) reads back kDeletedPoison in every dword, the screen
