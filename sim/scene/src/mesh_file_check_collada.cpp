@@ -3,17 +3,23 @@
 // the counts a file declares before it reads the values, reads an index list until the text
 // ends even where a token is no number (it then stands still and appends zeros until memory
 // runs out: fuzz/regressions/mesh/collada-index-not-a-number-oom.dae asked for 3 GiB), and
-// reads accessors and polygon counts without bounds. The scan reads the XML as pugixml (Assimp's
-// XML reader) does and refuses, naming the line:
-//   - an index (<p>), polygon size (<vcount>) or weight count that is not an integer;
+// reads accessors, polygon counts and skin indices without bounds. Debian builds it with its
+// assertions, so a few inconsistencies abort the process. The scan reads the XML as pugixml
+// (Assimp's XML reader) does and refuses, naming the line:
+//   - an index (<p>, <v>) or polygon size (<vcount>) that is not an integer;
 //   - a primitive element whose <p> does not hold what its count declares (triangles, lines:
 //     3 or 2 per primitive, polylist: the <vcount> sum, each times the inputs per vertex), a
-//     strip, fan or polygon of too few vertices, a <p> under a count of 0;
+//     strip, fan or polygon of too few vertices, a <p> under a count of 0, and <p> lists that
+//     do not add up to the count (triangles, polylist: one list; polygons: one per polygon;
+//     Assimp asserts it: fuzz/regressions/mesh/collada-primitive-count-without-p-abort.dae);
 //   - a data array (<float_array>, <Name_array>, <IDREF_array>) declaring more values than it
 //     holds, an <accessor> reaching past its array or naming more params than its stride;
-//   - skin weights (<vertex_weights>) whose counts exceed their <vcount> or <v> lists;
+//   - skin weights (<vertex_weights>) whose counts exceed their <vcount> or <v> lists, that
+//     cover fewer vertices than the skinned mesh's positions, or whose <v> pairs name a joint
+//     or weight that does not exist; joint names or inverse bind matrices short of a joint;
 //   - a colour input whose accessor has more than 4 components, and an embedded <hex> image
-//     (Assimp 5.2 writes or reads past a buffer for both);
+//     (Assimp 5.2 writes or reads past a buffer for both); a <skew> node transform and an
+//     image whose file name is empty (Assimp asserts on both);
 //   - XML that pugixml would refuse as well (unclosed or mismatched elements, unquoted
 //     attributes), since the scan must see the elements Assimp sees.
 // Every refused count is bounded by the file's own size, so what Assimp allocates for an
@@ -147,7 +153,7 @@ struct Element {
   std::string name;
   unsigned line = 0;
   std::map<std::string, std::string, std::less<>> attrs;  // the first of duplicates
-  int prim = -1, weights = -1, accessor = -1;             // records this element opened
+  int prim = -1, weights = -1, accessor = -1, skin = -1;  // records this element opened
   bool text_taken = false;
   std::string text;  // the first text node (what pugixml's text() returns)
   const std::string* attr(std::string_view k) const {
@@ -175,6 +181,17 @@ struct Weights {
   unsigned line = 0;
   uint64_t count = 0;
   std::optional<uint64_t> vcount_values, vcount_sum, v_values;
+  std::vector<uint64_t> vcount, v;    // the values, for the skin checks
+  std::string joint_src, weight_src;  // its JOINT and WEIGHT inputs' sources, without '#'
+};
+
+// A <skin>: Assimp 5.2 indexes its bone and weight arrays with the <v> pairs, and reads the
+// inverse bind matrices and joint names per bone, without bounds (assertions or worse).
+struct Skin {
+  unsigned line = 0;
+  std::string mesh;                   // the skinned geometry, without '#'
+  std::string joint_src, matrix_src;  // <joints>' JOINT and INV_BIND_MATRIX sources
+  int weights = -1;
 };
 
 struct Accessor {
@@ -204,6 +221,7 @@ class ColladaScan {
       throw MeshError(fmt::format("the file ends inside <{}> (line {})", shown(stack_.back().name),
                                   stack_.back().line));
     check_accessors();
+    check_skins();
   }
 
  private:
@@ -215,6 +233,9 @@ class ColladaScan {
   std::vector<Accessor> accessors_;
   std::map<std::string, std::pair<uint64_t, unsigned>> arrays_;  // id -> smallest count, line
   std::set<std::string> colour_sources_;  // sources named by COLOR inputs, without '#'
+  std::vector<Skin> skins_;
+  std::map<std::string, std::string> geometry_positions_;  // geometry id -> POSITION source
+  bool v14_ = false;  // COLLADA 1.4: Assimp reads <image><init_from> as the file name
 
   unsigned line_at(std::size_t pos) const {
     return static_cast<unsigned>(std::lower_bound(newlines_.begin(), newlines_.end(), pos) -
@@ -343,7 +364,17 @@ class ColladaScan {
       prims_.push_back({n, el.line, count_attr(el, "count"), 1, 0, 0, {}});
     } else if (n == "vertex_weights") {
       el.weights = static_cast<int>(weights_.size());
-      weights_.push_back({el.line, count_attr(el, "count"), {}, {}, {}});
+      weights_.push_back({el.line, count_attr(el, "count"), {}, {}, {}, {}, {}, {}, {}});
+      if (!stack_.empty() && stack_.back().skin >= 0)
+        skins_[static_cast<std::size_t>(stack_.back().skin)].weights = el.weights;
+    } else if (n == "skin") {
+      el.skin = static_cast<int>(skins_.size());
+      skins_.push_back({el.line, named_source(el), {}, {}, -1});
+    } else if (n == "COLLADA" && stack_.empty()) {
+      const std::string* v = el.attr("version");
+      v14_ = v && v->starts_with("1.4");
+    } else if (n == "skew" && !stack_.empty() && stack_.back().name == "node") {
+      fail_at(el, "a <skew> node transform is not supported (Assimp 5.2 aborts on it)");
     } else if (n == "accessor") {
       Accessor a;
       a.line = el.line;
@@ -370,7 +401,9 @@ class ColladaScan {
         }
     } else if (n == "input") {
       const std::string* sem = el.attr("semantic");
-      if (sem && *sem == "COLOR") colour_sources_.insert(named_source(el));
+      const std::string src = named_source(el);
+      if (sem && *sem == "COLOR") colour_sources_.insert(src);
+      input(sem ? *sem : std::string(), src);
       const std::optional<uint64_t> offset =
           el.attr("offset") ? std::optional<uint64_t>(count_attr(el, "offset")) : std::nullopt;
       if (offset)
@@ -383,6 +416,28 @@ class ColladaScan {
       fail_at(el, "an embedded <hex> image is not supported (Assimp 5.2 reads past its end)");
     }
     stack_.push_back(std::move(el));
+  }
+
+  // Where an <input> feeds a skin or names a mesh's positions.
+  void input(const std::string& sem, const std::string& src) {
+    if (stack_.empty()) return;
+    const Element& up = stack_.back();
+    if (up.weights >= 0) {
+      Weights& w = weights_[static_cast<std::size_t>(up.weights)];
+      if (sem == "JOINT") w.joint_src = src;
+      if (sem == "WEIGHT") w.weight_src = src;
+    } else if (up.name == "joints" && stack_.size() >= 2 && stack_[stack_.size() - 2].skin >= 0) {
+      Skin& sk = skins_[static_cast<std::size_t>(stack_[stack_.size() - 2].skin)];
+      if (sem == "JOINT") sk.joint_src = src;
+      if (sem == "INV_BIND_MATRIX") sk.matrix_src = src;
+    } else if (up.name == "vertices" && sem == "POSITION") {
+      for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+        if (it->name == "geometry") {
+          const std::string* id = it->attr("id");
+          if (id && !geometry_positions_.count(*id)) geometry_positions_[*id] = src;
+          break;
+        }
+    }
   }
 
   [[noreturn]] void fail_at(const Element& el, const std::string& why) const {
@@ -398,7 +453,18 @@ class ColladaScan {
     } else if (n == "vcount") {
       close_vcount(el);
     } else if (n == "v" && !stack_.empty() && stack_.back().weights >= 0) {
-      weights_[static_cast<std::size_t>(stack_.back().weights)].v_values = count_tokens(el.text);
+      Weights& w = weights_[static_cast<std::size_t>(stack_.back().weights)];
+      for_each_token(el.text, [&](std::string_view t) {
+        const auto v = to_uint(t, false);
+        if (!v) fail_at(el, fmt::format("<v>: '{}' is not an index", shown(t)));
+        w.v.push_back(*v);
+      });
+      w.v_values = w.v.size();
+    } else if (n == "init_from" && !stack_.empty() && stack_.back().name == "image" && v14_) {
+      image_file(el);
+    } else if (n == "ref" && stack_.size() >= 2 && stack_.back().name == "init_from" &&
+               stack_[stack_.size() - 2].name == "image" && !v14_) {
+      image_file(el);
     } else if (is_data_array(n)) {
       const uint64_t count = count_attr(el, "count"), held = count_tokens(el.text);
       if (count > held)
@@ -413,6 +479,14 @@ class ColladaScan {
     } else if (el.weights >= 0) {
       close_weights(weights_[static_cast<std::size_t>(el.weights)]);
     }
+  }
+
+  // Assimp 5.2 asserts that an image's file name is not empty once a "file://" prefix is gone.
+  void image_file(const Element& el) {
+    std::string_view name(el.text);
+    if (name.starts_with("file://")) name.remove_prefix(7);
+    if (name.empty())
+      fail_at(el, fmt::format("<{}> names no image file (Assimp 5.2 aborts on that)", el.name));
   }
 
   void close_p(const Element& el) {
@@ -433,16 +507,22 @@ class ColladaScan {
 
   void close_vcount(const Element& el) {
     uint64_t values = 0, sum = 0;
+    std::vector<uint64_t> all;
     for_each_token(el.text, [&](std::string_view t) {
       const auto v = to_uint(t, false);
       if (!v) fail_at(el, fmt::format("<vcount>: '{}' is not a count", shown(t)));
       ++values;
       sum = sat_add(sum, *v);
+      all.push_back(*v);
     });
     if (!stack_.empty() && stack_.back().weights >= 0) {
       Weights& w = weights_[static_cast<std::size_t>(stack_.back().weights)];
       w.vcount_values = values;
-      w.vcount_sum = sum;
+      w.vcount = std::move(all);
+      // Assimp reads `count` weight counts and as many weights as they add up to.
+      w.vcount_sum = 0;
+      for (std::size_t k = 0; k < w.vcount.size() && k < w.count; ++k)
+        w.vcount_sum = sat_add(*w.vcount_sum, w.vcount[k]);
     }
     for (const Element& up : stack_) {
       if (up.prim < 0) continue;
@@ -459,6 +539,16 @@ class ColladaScan {
   }
 
   void close_prim(const Prim& p) {
+    // Assimp 5.2 (built with its assertions, as Debian's is) aborts unless it reads `count`
+    // primitives: one <p> of them for triangles and polylist, one <p> per polygon for polygons.
+    const uint64_t lists = p.ps.size();
+    auto lists_bad = [&](const std::string& need) {
+      throw MeshError(fmt::format("line {}: <{} count=\"{}\"> has {} <p> list{}; it needs {}",
+                                  p.line, p.name, p.count, lists, lists == 1 ? "" : "s", need));
+    };
+    if (p.count != 0 && (p.name == "triangles" || p.name == "polylist") && lists != 1)
+      lists_bad("exactly one");
+    if (p.count != 0 && p.name == "polygons" && lists != p.count) lists_bad("one per polygon");
     for (const Prim::P& list : p.ps) {
       auto bad = [&](const std::string& why) {
         throw MeshError(
@@ -512,6 +602,59 @@ class ColladaScan {
           fmt::format("its <vcount> declares {} weights (2 indices each) but <v> holds {} "
                       "ind{}",
                       w.vcount_sum.value_or(0), held, held == 1 ? "ex" : "ices"));
+  }
+
+  // The accessor Assimp files under a <source> id (the last one of that id), or null.
+  const Accessor* accessor_of(const std::string& source) const {
+    const Accessor* found = nullptr;
+    for (const Accessor& a : accessors_)
+      if (a.owner == source) found = &a;
+    return found;
+  }
+  std::optional<uint64_t> array_count(const Accessor* a) const {
+    if (!a) return std::nullopt;
+    const auto it = arrays_.find(a->array);
+    return it == arrays_.end() ? std::nullopt : std::optional<uint64_t>(it->second.first);
+  }
+
+  void check_skins() const {
+    for (const Skin& sk : skins_) {
+      if (sk.weights < 0) continue;
+      const Weights& w = weights_[static_cast<std::size_t>(sk.weights)];
+      if (w.count == 0) continue;
+      auto bad = [&](const std::string& why) {
+        throw MeshError(fmt::format("line {}: <skin> of '{}': {}", sk.line, shown(sk.mesh), why));
+      };
+      // Assimp looks up each vertex's weights by its position index.
+      const auto pos = geometry_positions_.find(sk.mesh);
+      if (const Accessor* p = pos == geometry_positions_.end() ? nullptr : accessor_of(pos->second))
+        if (p->count > w.count)
+          bad(
+              fmt::format("<vertex_weights count=\"{}\"> (line {}) covers fewer than the mesh's {} "
+                          "positions",
+                          w.count, w.line, p->count));
+      const Accessor* joints = accessor_of(w.joint_src);
+      const Accessor* weights = accessor_of(w.weight_src);
+      const Accessor* matrices = accessor_of(sk.matrix_src);
+      const std::optional<uint64_t> bones = array_count(joints);
+      if (bones && *bones > 0) {
+        if (sat_add(joints->offset, sat_mul(joints->stride, *bones - 1)) >= *bones)
+          bad(fmt::format("the joint names' accessor (line {}) reads past its {} names",
+                          joints->line, *bones));
+        const std::optional<uint64_t> m = array_count(matrices);
+        if (m && sat_add(sat_add(matrices->offset, sat_mul(matrices->stride, *bones - 1)), 16) > *m)
+          bad(fmt::format("the inverse bind matrices (line {}) do not hold a matrix per joint ({})",
+                          matrices->line, *bones));
+      }
+      const uint64_t pairs = w.vcount_sum.value_or(0);
+      for (uint64_t k = 0; k < pairs && 2 * k + 1 < w.v.size(); ++k) {
+        const uint64_t j = w.v[2 * k], i = w.v[2 * k + 1];
+        if (bones && j >= *bones)
+          bad(fmt::format("<v> weight {}: joint {} of {} joints", k, j, *bones));
+        if (weights && i >= weights->count)
+          bad(fmt::format("<v> weight {}: weight {} of {} weights", k, i, weights->count));
+      }
+    }
   }
 
   void check_accessors() const {

@@ -370,3 +370,61 @@ TEST(Assets, ColladaCountsTheFileDoesNotHoldAreRefused) {
   EXPECT_EQ(mesh_error(temp_file("a.model", replace(bare, "1 1 2 2  0", "1 1 2%2  0"))),
             "is not a readable mesh: line 27: <p>: '2%2' is not an index");
 }
+
+// Catches: COLLADA that makes Assimp 5.2 abort the whole process: Debian builds it with its
+// assertions, so a primitive element whose <p> lists do not give its count (the fuzz finding
+// fuzz/regressions/mesh/collada-primitive-count-without-p-abort.dae), a <skew> node transform
+// or an image without a file name end tessera-sim without a message. A skin whose <v> pairs
+// name joints or weights that do not exist, or that covers fewer vertices than the mesh has,
+// makes it index past its arrays. Each is refused naming the line.
+TEST(Assets, ColladaThatAssimpAbortsOnIsRefused) {
+  const std::string dae = read_file(kData + "/quad_uv.dae");
+  const std::string p = "          <p>0 0 1 1 2 2  0 0 2 2 3 3</p>\n";
+  auto skin = [&](const std::string& count, const std::string& vcount, const std::string& v) {
+    return replace(
+        replace(dae, "  <library_visual_scenes>",
+                "  <library_controllers><controller id=\"c\"><skin source=\"#quad\">\n"
+                "    <source id=\"j\"><Name_array id=\"j-a\" count=\"1\">root</Name_array>\n"
+                "      <technique_common><accessor source=\"#j-a\" count=\"1\"><param name=\"JOINT\" "
+                "type=\"name\"/></accessor></technique_common></source>\n"
+                "    <source id=\"m\"><float_array id=\"m-a\" count=\"16\">1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 "
+                "1</float_array>\n"
+                "      <technique_common><accessor source=\"#m-a\" count=\"1\" stride=\"16\"><param "
+                "type=\"float4x4\"/></accessor></technique_common></source>\n"
+                "    <source id=\"w\"><float_array id=\"w-a\" count=\"1\">1</float_array>\n"
+                "      <technique_common><accessor source=\"#w-a\" count=\"1\"><param name=\"WEIGHT\" "
+                "type=\"float\"/></accessor></technique_common></source>\n"
+                "    <joints><input semantic=\"JOINT\" source=\"#j\"/><input "
+                "semantic=\"INV_BIND_MATRIX\" source=\"#m\"/></joints>\n"
+                "    <vertex_weights count=\"" + count + "\"><input semantic=\"JOINT\" source=\"#j\" "
+                "offset=\"0\"/><input semantic=\"WEIGHT\" source=\"#w\" offset=\"1\"/>\n"
+                "      <vcount>" + vcount + "</vcount><v>" + v + "</v></vertex_weights>\n"
+                "  </skin></controller></library_controllers>\n"
+                "  <library_visual_scenes>"),
+        "<instance_geometry url=\"#quad\"/>", "<instance_controller url=\"#c\"/>");
+  };
+  check_refused({
+      {"triangles without <p> (the fuzz finding)", "a.dae", replace(dae, p, ""),
+       "line 26: <triangles count=\"2\"> has 0 <p> lists; it needs exactly one"},
+      {"triangles with two <p>", "a.dae", replace(dae, p, p + p),
+       "line 26: <triangles count=\"2\"> has 2 <p> lists; it needs exactly one"},
+      {"skew transform", "a.dae",
+       replace(dae, "<node id=\"quad-node\">", "<node id=\"quad-node\"><skew>45 1 0 0 0 1 0</skew>"),
+       "line 36: a <skew> node transform is not supported (Assimp 5.2 aborts on it)"},
+      {"image without a file name", "a.dae",
+       replace(dae, "  <library_geometries>",
+               "  <library_images><image id=\"i\"><init_from/></image></library_images>\n"
+               "  <library_geometries>"),
+       "line 6: <init_from> names no image file (Assimp 5.2 aborts on that)"},
+      {"skin naming a joint that does not exist", "a.dae", skin("4", "1 1 1 1", "0 0 0 0 0 0 5 0"),
+       "line 34: <skin> of 'quad': <v> weight 3: joint 5 of 1 joints"},
+      {"skin naming a weight that does not exist", "a.dae", skin("4", "1 1 1 1", "0 0 0 2 0 0 0 0"),
+       "line 34: <skin> of 'quad': <v> weight 1: weight 2 of 1 weights"},
+      {"skin of fewer vertices than the mesh", "a.dae", skin("2", "1 1", "0 0 0 0"),
+       "line 34: <skin> of 'quad': <vertex_weights count=\"2\"> (line 42) covers fewer than the "
+       "mesh's 4 positions"},
+  });
+  // The same skin with every index in range is read.
+  EXPECT_EQ(mesh_error(temp_file("ok.dae", skin("4", "1 1 1 1", "0 0 0 0 0 0 0 0"))),
+            "(accepted)");
+}
