@@ -416,10 +416,11 @@ TEST(Cli, OutRemovesOnlyWhatTesseraSimWrote) {
   EXPECT_EQ(slurp(out / "notes.txt"), "mine too");
 }
 
-// Catches: SIGINT leaving .tessera-sim-partial-<pid>/ behind, or a run that ignores it until the
-// end of the simulation. An RTL run is interrupted mid-frame: it must die of SIGINT within a
-// few seconds and leave --out without results or staging folder.
-TEST(Cli, SigintCleansUpAndDiesOfTheSignal) {
+namespace {
+
+// An RTL run interrupted by `sig` mid-frame must die of that signal within a few seconds and
+// leave --out without results or staging folder.
+void expect_signal_cleans_up(int sig) {
   const fs::path d = scratch();
   const fs::path out = d / "out";
   const pid_t pid = ::fork();
@@ -442,15 +443,56 @@ TEST(Cli, SigintCleansUpAndDiesOfTheSignal) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_TRUE(staged()) << slurp(d / "stderr.txt");
   std::this_thread::sleep_for(std::chrono::seconds(3));  // past the device's set-up: inside frame 0
-  ::kill(pid, SIGINT);
+  ::kill(pid, sig);
   int st = 0;
   const auto t1 = std::chrono::steady_clock::now();
   ASSERT_EQ(::waitpid(pid, &st, 0), pid);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT) << "status " << st << ": " << slurp(d / "stderr.txt");
+  EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == sig) << "status " << st << ": " << slurp(d / "stderr.txt");
   EXPECT_LT(secs, 10.0) << "the run did not stop promptly";
-  EXPECT_NE(slurp(d / "stderr.txt").find("interrupted (signal 2)"), std::string::npos) << slurp(d / "stderr.txt");
+  EXPECT_NE(slurp(d / "stderr.txt").find("interrupted (signal " + std::to_string(sig) + ")"), std::string::npos)
+      << slurp(d / "stderr.txt");
   expect_no_results(out);
+}
+
+}  // namespace
+
+// Catches: SIGINT leaving .tessera-sim-partial-<pid>/ behind, or a run that ignores it until the
+// end of the simulation.
+TEST(Cli, SigintCleansUpAndDiesOfTheSignal) { expect_signal_cleans_up(SIGINT); }
+
+// Catches (issue 14 item 7): the same for SIGTERM, what `kill` and job schedulers send.
+TEST(Cli, SigtermCleansUpAndDiesOfTheSignal) { expect_signal_cleans_up(SIGTERM); }
+
+// Catches (issue 14 item 7): a scene *name* that is not UTF-8 (it goes into stats.json) found
+// only when the JSON is written after every frame was simulated. It must be refused before the
+// first cycle, naming the scene file, with no result in --out.
+TEST(Cli, NonUtf8SceneNameIsRefusedBeforeSimulating) {
+  const fs::path d = scratch();
+  write(d / "s.yaml", "name: \"sc\xe8ne\"\nframes: 1\npasses:\n  - draws: [{mesh: {generate: cube}}]\n");
+  const Out r = tessera_sim("run --backend ref --no-render " + (d / "s.yaml").string() + " --out " +
+                                (d / "out").string(),
+                            d);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find((d / "s.yaml").string() + ": the scene name is not valid UTF-8"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("frame 1/1"), std::string::npos) << "simulated before refusing";
+  expect_no_results(d / "out");
+}
+
+// Catches (issue 14 item 7): an --out that cannot be created failing after the simulation, or
+// without naming the option. Permissions do not stop root, so the folder's parent is a regular
+// file: nobody can create a folder there.
+TEST(Cli, UnwritableOutIsRefusedBeforeSimulating) {
+  const fs::path d = scratch();
+  write(d / "file", "not a folder");
+  if (!fs::is_regular_file(d / "file")) GTEST_SKIP() << "cannot create a regular file in " << d;
+  const fs::path out = d / "file" / "out";
+  const Out r = tessera_sim("run --no-render --frames 1 --width 64 --height 48 --out " + out.string(), d);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--out: cannot create the folder '" + out.string() + "'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("frame 1/1"), std::string::npos) << "simulated before refusing";
+  EXPECT_EQ(slurp(d / "file"), "not a folder");
 }
 
 // Catches: --help showing an absolute path of the build machine as a default.
