@@ -448,10 +448,11 @@ void expect_signal_cleans_up(int sig) {
   const auto t1 = std::chrono::steady_clock::now();
   ASSERT_EQ(::waitpid(pid, &st, 0), pid);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == sig) << "status " << st << ": " << slurp(d / "stderr.txt");
+  EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == sig)
+      << "status " << st << ": " << slurp(d / "stderr.txt");
   EXPECT_LT(secs, 10.0) << "the run did not stop promptly";
-  EXPECT_NE(slurp(d / "stderr.txt").find("interrupted (signal " + std::to_string(sig) + ")"), std::string::npos)
-      << slurp(d / "stderr.txt");
+  const std::string said = "interrupted (signal " + std::to_string(sig) + ")";
+  EXPECT_NE(slurp(d / "stderr.txt").find(said), std::string::npos) << slurp(d / "stderr.txt");
   expect_no_results(out);
 }
 
@@ -469,13 +470,14 @@ TEST(Cli, SigtermCleansUpAndDiesOfTheSignal) { expect_signal_cleans_up(SIGTERM);
 // first cycle, naming the scene file, with no result in --out.
 TEST(Cli, NonUtf8SceneNameIsRefusedBeforeSimulating) {
   const fs::path d = scratch();
-  write(d / "s.yaml", "name: \"sc\xe8ne\"\nframes: 1\npasses:\n  - draws: [{mesh: {generate: cube}}]\n");
+  write(d / "s.yaml",
+        "name: \"sc\xe8ne\"\nframes: 1\npasses:\n  - draws: [{mesh: {generate: cube}}]\n");
   const Out r = tessera_sim("run --backend ref --no-render " + (d / "s.yaml").string() + " --out " +
                                 (d / "out").string(),
                             d);
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.err.find((d / "s.yaml").string() + ": the scene name is not valid UTF-8"), std::string::npos)
-      << r.err;
+  const std::string said = (d / "s.yaml").string() + ": the scene name is not valid UTF-8";
+  EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("frame 1/1"), std::string::npos) << "simulated before refusing";
   expect_no_results(d / "out");
 }
@@ -488,9 +490,11 @@ TEST(Cli, UnwritableOutIsRefusedBeforeSimulating) {
   write(d / "file", "not a folder");
   if (!fs::is_regular_file(d / "file")) GTEST_SKIP() << "cannot create a regular file in " << d;
   const fs::path out = d / "file" / "out";
-  const Out r = tessera_sim("run --no-render --frames 1 --width 64 --height 48 --out " + out.string(), d);
+  const Out r =
+      tessera_sim("run --no-render --frames 1 --width 64 --height 48 --out " + out.string(), d);
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.err.find("--out: cannot create the folder '" + out.string() + "'"), std::string::npos) << r.err;
+  const std::string said = "--out: cannot create the folder '" + out.string() + "'";
+  EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("frame 1/1"), std::string::npos) << "simulated before refusing";
   EXPECT_EQ(slurp(d / "file"), "not a folder");
 }
