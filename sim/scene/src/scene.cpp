@@ -311,6 +311,7 @@ Scene parse_checked(const std::string& text, const std::string& file_name, const
   if (root["frames"]) s.frames = r.integer(root["frames"], "frames", 1, 100000);
   if (const YAML::Node t = root["target"]) {
     r.known_keys(t, "target", {"width", "height"});
+    s.target_loc = r.loc(t, "target");
     if (t["width"]) s.width = r.integer(t["width"], "target.width", 1, kMaxTargetSize);
     if (t["height"]) s.height = r.integer(t["height"], "target.height", 1, kMaxTargetSize);
   }

@@ -425,6 +425,13 @@ int cmd_run(RunArgs a) {
     if (fs::is_directory(tp, ec)) throw UsageError(fmt::format("--trace {}: is a folder; give a file name such as trace.fst", a.trace));
     require_writable_dir(tp.parent_path().empty() ? fs::path(".") : tp.parent_path(), "--trace");
   }
+  // The RTL GPU models are built with a fixed memory (gpu_top MEM_BYTES): more cannot be given.
+  if (a.backend == "rtl" && (uint64_t{a.memory_mib} << 20) > kDefaultGpuMemoryBytes)
+    throw UsageError(fmt::format("--memory-mib {}: the RTL GPU models have {} MiB of memory (their "
+                                 "MEM_BYTES), so --backend rtl takes at most --memory-mib {}; the "
+                                 "reference backend (--backend ref) takes up to 4095",
+                                 a.memory_mib, kDefaultGpuMemoryBytes >> 20,
+                                 kDefaultGpuMemoryBytes >> 20));
   if (a.backend == "rtl" && a.slices != 1 && a.slices != 2 && a.slices != 4)
     throw UsageError(fmt::format("--slices {}: the RTL GPU is built with 1, 2 or 4 slices (models gpu_n1, gpu_n2, "
                                  "gpu_n4); the reference backend takes any count",

@@ -55,8 +55,12 @@ void check_scene_memory(const LoadedScene& ls, uint64_t memory_bytes) {
   const Scene& sc = ls.scene;
   std::vector<Use> uses;
   auto at = [&](const SourceLoc& l) { return fmt::format("{}:{}:{}", sc.file, l.line, l.column); };
-  // Each target has a color and a depth buffer of 4 bytes per pixel.
-  uses.push_back({8ull * sc.width * sc.height, fmt::format("target 'screen' {}x{} ({})", sc.width, sc.height, sc.file)});
+  // Each target has a color and a depth buffer of 4 bytes per pixel. The screen is named by
+  // the scene's `target:` (or as the default size when the scene has none).
+  const std::string screen_at =
+      sc.target_loc.line ? at(sc.target_loc) : fmt::format("{}: the default size", sc.file);
+  uses.push_back({8ull * sc.width * sc.height,
+                  fmt::format("target 'screen' {}x{} ({})", sc.width, sc.height, screen_at)});
   for (const auto& [name, t] : sc.targets)
     uses.push_back({8ull * t.width * t.height, fmt::format("target '{}' {}x{} ({})", name, t.width, t.height, at(t.loc))});
   for (const auto& [name, tex] : ls.textures) {

@@ -499,6 +499,28 @@ TEST(Cli, UnwritableOutIsRefusedBeforeSimulating) {
   EXPECT_EQ(slurp(d / "file"), "not a folder");
 }
 
+// Catches (issue 14 item 4): --memory-mib above what the RTL GPU models hold failing with the
+// device's raw "RtlDevice: memory_bytes ..." instead of an error naming the option and the
+// limit, before anything runs; the reference backend still takes it.
+TEST(Cli, MemoryAboveTheRtlModelsIsRefusedNamingTheOption) {
+  const fs::path d = scratch();
+  Out r = tessera_sim("run --backend rtl --no-render --frames 1 --width 64 --height 48 "
+                      "--memory-mib 512 --out " + (d / "rtl").string(),
+                      d);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("tessera-sim: error: --memory-mib 512: the RTL GPU models have 256 MiB of "
+                       "memory"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("RtlDevice"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("frame 1/1"), std::string::npos) << "simulated before refusing";
+  expect_no_results(d / "rtl");
+  r = tessera_sim("run --backend ref --no-render --frames 1 --width 64 --height 48 "
+                  "--memory-mib 512 --quiet --out " + (d / "ref").string(),
+                  d);
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 // Catches: --help showing an absolute path of the build machine as a default.
 TEST(Cli, HelpShowsNoBuildMachinePath) {
   const fs::path d = scratch();

@@ -385,8 +385,12 @@ passes:
   } catch (const SceneMemoryError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("big.yaml"), std::string::npos) << m;
-    EXPECT_NE(m.find("target 'screen' 2048x2048"), std::string::npos) << m;
+    // Every culprit with file and line: the screen by the scene's `target:` (line 2), the
+    // draw by its entry in the pass (line 4).
+    EXPECT_NE(m.find("target 'screen' 2048x2048 (big.yaml:2:"), std::string::npos) << m;
     EXPECT_NE(m.find("texture 'big.png' 2048x2048"), std::string::npos) << m;
+    EXPECT_NE(m.find("draw pass0.draws[0]"), std::string::npos) << m;
+    EXPECT_NE(m.find("(big.yaml:4:"), std::string::npos) << m;
     EXPECT_NE(m.find("--memory-mib"), std::string::npos) << m;
   }
 }

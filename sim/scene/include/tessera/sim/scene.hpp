@@ -132,6 +132,7 @@ struct Scene {
   std::string dir;   // folder relative files resolve against
   std::string name;
   uint32_t width = 320, height = 240;
+  SourceLoc target_loc;  // of the `target:` key (line 0: the default size)
   uint32_t frames = 1;
   CameraSpec camera;
   std::optional<LightSpec> light;
