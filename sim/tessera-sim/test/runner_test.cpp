@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "tessera/driver/error.hpp"
 #include "tessera/sim/ref_frame_renderer.hpp"
+#include "tessera/sim/rtl_device.hpp"
 #include "tessera/sim/scene_runner.hpp"
 #include "tessera/sim/texture.hpp"
 #include "tessera_spec.h"
@@ -392,5 +394,42 @@ passes:
     EXPECT_NE(m.find("draw pass0.draws[0]"), std::string::npos) << m;
     EXPECT_NE(m.find("(big.yaml:4:"), std::string::npos) << m;
     EXPECT_NE(m.find("--memory-mib"), std::string::npos) << m;
+  }
+}
+
+// Catches (issue 14 item 12): a deadlock report that does not say which slices hold the work,
+// or that reaches tessera-sim as anything but the driver's DeviceFault (what its user sees as
+// "tessera-sim: error: ..."; GpuSim's own WatchdogTimeout must not leak through RtlDevice). The
+// DRAM stops accepting requests a quarter into the demo's second frame on the 1-slice GPU
+// (window narrowed to 20k cycles): the report names the geometry slice with primitives
+// outstanding and the raster slice whose cycles still go to work, besides the DRAM.
+TEST(Runner, WatchdogNamesTheStalledSlices) {
+  const LoadedScene ls = demo(64, 48);
+  RunConfig rc;
+  rc.backend = "rtl";
+  rc.slices = 1;
+  SceneRunner r(ls, rc);
+  auto& sim = dynamic_cast<RtlDevice&>(r.device()).sim();
+  const uint64_t frame_cycles = r.run_frame(0).cycles;
+  sim.set_watchdog_cycles(20'000);
+  const uint64_t stall_at = sim.cycle() + frame_cycles / 4;
+  bool stalled = false;
+  sim.on_retire([&](uint32_t, uint32_t) {
+    if (!stalled && sim.cycle() >= stall_at) {
+      sim.dram().set_ready_stall(1.0);
+      stalled = true;
+    }
+  });
+  try {
+    r.run_frame(1);
+    FAIL() << "the frame completed although the DRAM stopped";
+  } catch (const tessera::driver::DeviceFault& x) {
+    const std::string what = x.what();
+    std::printf("%s\n", what.c_str());
+    ASSERT_TRUE(stalled) << "the stall was never injected";
+    EXPECT_NE(what.find("GPU watchdog"), std::string::npos) << what;
+    EXPECT_NE(what.find("geometry slice 0 ("), std::string::npos) << what;
+    EXPECT_NE(what.find("raster slice 0 (its cycles go to"), std::string::npos) << what;
+    EXPECT_NE(what.find("DRAM ("), std::string::npos) << what;
   }
 }
