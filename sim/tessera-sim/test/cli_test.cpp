@@ -521,6 +521,90 @@ TEST(Cli, MemoryAboveTheRtlModelsIsRefusedNamingTheOption) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
+namespace {
+
+// stats.json's keys in the order written: objects as "a.b", an array of objects by its first
+// element as "name[k]", anything else (numbers, strings, null, arrays of strings) a leaf.
+void flatten(const nlohmann::ordered_json& j, const std::string& path,
+             std::vector<std::string>& out) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) flatten(v, path.empty() ? k : path + "." + k, out);
+  } else if (j.is_array() && !j.empty() && j.front().is_object()) {
+    flatten(j.front(), path + "[k]", out);
+  } else {
+    out.push_back(path);
+  }
+}
+
+}  // namespace
+
+// Catches (issue 14, prevention): docs/tessera-sim.md's stats.json table disagreeing with
+// what tessera-sim writes: a key missing from the table, a documented key no longer written,
+// or the table's order not the file's (the table says the keys appear in its order). A frame
+// object's keys are compared with the rows from frames[i].frame on (written without the
+// "frames[i]." prefix); `total` repeats them and is one row.
+TEST(Cli, StatsJsonKeysAreDocumentedInOrder) {
+  const fs::path d = scratch();
+  const Out r = tessera_sim("run --backend rtl --slices 1 --no-render --frames 1 --width 32 "
+                            "--height 32 --quiet --out " + (d / "out").string(),
+                            d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::ordered_json::parse(slurp(d / "out" / "stats.json"));
+  std::vector<std::string> written;
+  for (const auto& [k, v] : j.items()) {
+    if (k == "frames") {
+      written.push_back("frames");
+      flatten(v.at(0), "", written);
+    } else if (k == "total") {
+      written.push_back("total");
+    } else {
+      flatten(v, k, written);
+    }
+  }
+  // The table: the backticked keys of the first column, from "## stats.json" to the next "## ".
+  const std::string doc = slurp(kSrc + "/docs/tessera-sim.md");
+  const auto from = doc.find("\n## stats.json\n");
+  ASSERT_NE(from, std::string::npos);
+  std::istringstream table(doc.substr(from, doc.find("\n## ", from + 1) - from));
+  std::vector<std::string> documented;
+  for (std::string line; std::getline(table, line);) {
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::string cell = line.substr(2, line.find(" | ") - 2);
+    for (std::size_t a = cell.find('`'); a != std::string::npos; a = cell.find('`', a + 1)) {
+      const std::size_t b = cell.find('`', a + 1);
+      std::string key = cell.substr(a + 1, b - a - 1);
+      if (key.rfind("frames[i].", 0) == 0) key = key.substr(10);
+      documented.push_back(key);
+      a = b;
+    }
+  }
+  ASSERT_FALSE(documented.empty());
+  // Each written key is documented by itself or by its enclosing object's row (the longest
+  // documented prefix); the rows they map to never go backwards.
+  std::vector<bool> used(documented.size(), false);
+  std::size_t last = 0;
+  for (const std::string& w : written) {
+    std::size_t best = documented.size(), best_len = 0;
+    for (std::size_t i = 0; i < documented.size(); ++i) {
+      const std::string& k = documented[i];
+      if ((w == k || w.rfind(k + ".", 0) == 0) && k.size() >= best_len) best = i, best_len = k.size();
+    }
+    if (best == documented.size()) {
+      ADD_FAILURE() << "stats.json key '" << w << "' is not in docs/tessera-sim.md's table";
+      continue;
+    }
+    EXPECT_GE(best, last) << "'" << w << "' is written after '" << documented[last]
+                          << "' but documented before it";
+    last = std::max(last, best);
+    used[best] = true;
+  }
+  for (std::size_t i = 0; i < documented.size(); ++i) {
+    bool is_object = false;  // an object's own row (e.g. `slc`: null on ref) may cover nothing
+    for (const std::string& k : documented) is_object |= k.rfind(documented[i] + ".", 0) == 0;
+    EXPECT_TRUE(used[i] || is_object) << "documented key '" << documented[i] << "' is not written";
+  }
+}
+
 // Catches: --help showing an absolute path of the build machine as a default.
 TEST(Cli, HelpShowsNoBuildMachinePath) {
   const fs::path d = scratch();
