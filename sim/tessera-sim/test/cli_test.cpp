@@ -587,7 +587,8 @@ TEST(Cli, StatsJsonKeysAreDocumentedInOrder) {
     std::size_t best = documented.size(), best_len = 0;
     for (std::size_t i = 0; i < documented.size(); ++i) {
       const std::string& k = documented[i];
-      if ((w == k || w.rfind(k + ".", 0) == 0) && k.size() >= best_len) best = i, best_len = k.size();
+      if ((w == k || w.rfind(k + ".", 0) == 0) && k.size() >= best_len)
+        best = i, best_len = k.size();
     }
     if (best == documented.size()) {
       ADD_FAILURE() << "stats.json key '" << w << "' is not in docs/tessera-sim.md's table";
