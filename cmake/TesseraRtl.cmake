@@ -50,6 +50,10 @@ set(TESSERA_SYNTH_BASELINE_DIR ${CMAKE_SOURCE_DIR}/scripts/synth/baseline)
 #     code that runs once per model or only while an FST is being written (constructors, the
 #     initial settle, trace set-up, full and incremental dumps) at -O0. Tracing is off unless
 #     WAVES=1, so the dump code's speed costs nothing in a normal run.
+# -O2 comes with -fno-gcse: GCC's RTL global CSE pass is half of the compile time of Verilator's
+# huge evaluation functions (gpu_n4's largest unit: 13.9 s at -O2, 6.9 s without GCSE, 16.4 s
+# without tree PRE instead) and buys little there: the demo frame on gpu_n4 took 5 % more CPU
+# time (19.6 s against 18.5 s, two runs each), where -O1 halved the simulation speed.
 # The file list is the one verilate() read at configure time; when Verilator's output files
 # change, verilate() re-runs CMake, which regroups them.
 set(TESSERA_UNITY_BYTES 1000000 CACHE STRING "Bytes of Verilator-generated C++ per unity translation unit")
@@ -118,10 +122,10 @@ function(_tessera_unity_model NAME)
   file(GLOB _stale ${_udir}/*.cpp)
   set(_units)
   if(_total GREATER TESSERA_UNITY_BYTES)
-    _tessera_unity_group(_units ${_udir} V${NAME}_fast "-O2" ${_fast})
+    _tessera_unity_group(_units ${_udir} V${NAME}_fast "-O2 -fno-gcse" ${_fast})
     _tessera_unity_group(_units ${_udir} V${NAME}_slow "-O0" ${_slow})
   else()
-    _tessera_unity_group(_units ${_udir} V${NAME}_all "-O2" ${_all})
+    _tessera_unity_group(_units ${_udir} V${NAME}_all "-O2 -fno-gcse" ${_all})
   endif()
   # A unit left over from an earlier grouping would never be compiled but could confuse a reader.
   foreach(_s ${_stale})
