@@ -11,7 +11,8 @@
 //   the walk origin (6 products) -> per attribute Gx, Gy, gx, gy and the value at the origin
 //   (8 products each, 7 attributes).
 // 90 cycles per setup, 74 for an untextured primitive (uv_en_i = 0: u and v, which the FS
-// does not read then, are not set up and read as 0; issue 16 item 5). The raster slice
+// does not read then, are not set up and read as 0; issue 16 item 5); an attribute equal at
+// the three vertices (alpha, a flat or unlit colour) takes 1 cycle instead of 8. The raster slice
 // overlaps it with GRAS on the previous primitive. The seam for a faster TSE: setup once per
 // triangle at batch insertion (everything but the 20 origin products is bin-independent) and
 // more multipliers.
@@ -58,6 +59,10 @@ module raster_tse (
   logic [7*48-1:0]    pv_q, pv_d, pgx_q, pgx_d, pgy_q, pgy_d;
   logic               done_q, done_d, degen_q, degen_d;
   logic               uv_en_q, uv_en_d;
+  // Attributes equal at the three vertices (flat colour, alpha, unlit draws): their plane is
+  // the value with zero gradients, exactly what the 8 products give, in one step instead of 8.
+  // Found in S_D0 from the registered vertices (an orientation swap does not change it).
+  logic [6:0]         flat_q, flat_d;
   logic [2:0]         attr_last;           // the last attribute set up: v (6), or A (4)
   assign attr_last = uv_en_q ? 3'd6 : 3'd4;
 
@@ -72,6 +77,19 @@ module raster_tse (
   localparam int unsigned CL = tessera_spec_pkg::TS_SVTX_RGBA_LSB;
   localparam int unsigned UL = tessera_spec_pkg::TS_SVTX_U_LSB;
   localparam int unsigned VL = tessera_spec_pkg::TS_SVTX_V_LSB;
+  // attribute k (z, R, G, B, A, u, v) of vertex i of v
+  function automatic logic [23:0] attr_of(logic [383:0] v, int unsigned i, int unsigned k);
+    unique case (k)
+      0:       attr_of = v[(2-i)*VW + ZL +: 24];
+      1:       attr_of = {16'd0, v[(2-i)*VW + CL + 0 +: 8]};
+      2:       attr_of = {16'd0, v[(2-i)*VW + CL + 8 +: 8]};
+      3:       attr_of = {16'd0, v[(2-i)*VW + CL + 16 +: 8]};
+      4:       attr_of = {16'd0, v[(2-i)*VW + CL + 24 +: 8]};
+      5:       attr_of = {8'd0, v[(2-i)*VW + UL +: 16]};
+      default: attr_of = {8'd0, v[(2-i)*VW + VL +: 16]};
+    endcase
+  endfunction
+
   // Flat vectors (Yosys 0.23 turns unpacked arrays assigned in always_comb into warnings):
   // vertex i's x at vxf[i*21 +: 21]; attribute k of vertex 0 at va0f[k*24 +: 24] (the
   // multiplier's operands decode the vertices in mul_ops below).
@@ -89,6 +107,11 @@ module raster_tse (
     va0f[4*24 +: 24] = {16'd0, v_q[2*VW + CL + 24 +: 8]};
     va0f[5*24 +: 24] = {8'd0, v_q[2*VW + UL +: 16]};
     va0f[6*24 +: 24] = {8'd0, v_q[2*VW + VL +: 16]};
+  end
+  logic [6:0] flat;
+  always_comb begin
+    for (int k = 0; k < 7; k++) flat[k] = attr_of(v_q, 0, k) == attr_of(v_q, 1, k) &&
+                                          attr_of(v_q, 0, k) == attr_of(v_q, 2, k);
   end
   logic signed [20:0] vx0, vx1, vx2, vy0, vy1, vy2;
   assign vx0 = $signed(vxf[0 +: 21]);   assign vy0 = $signed(vyf[0 +: 21]);
@@ -215,7 +238,7 @@ module raster_tse (
       end
       S_ATTR: begin
         nst = S_ATTR;  nk = k_q[2:0] + 3'd1;
-        if (k_q[2:0] == 3'd7) begin
+        if (k_q[2:0] == 3'd7 || (k_q[2:0] == 3'd0 && flat_q[ai_q])) begin
           nk = '0;  nai = ai_q + 3'd1;
           if (ai_q == attr_last) nst = S_IDLE;
         end
@@ -260,6 +283,7 @@ module raster_tse (
     w_d = w_q;  pv_d = pv_q;  pgx_d = pgx_q;  pgy_d = pgy_q;
     done_d = 1'b0;  degen_d = degen_q;
     uv_en_d = uv_en_q;
+    flat_d = flat_q;
     unique case (st_q)
       S_IDLE: if (start_i) begin
         v_d = vtx_i;  ox_d = ox_i;  oy_d = oy_i;  st_d = S_D0;
@@ -270,7 +294,7 @@ module raster_tse (
           pgy_d[5*48 +: 96] = '0;
         end
       end
-      S_D0: begin t0_d = prod[47:0]; st_d = S_D1; end
+      S_D0: begin t0_d = prod[47:0]; flat_d = flat; st_d = S_D1; end
       // D == 0 (degenerate) is tested on the registered |D| in S_NORM, one cycle later, not on
       // t0 - product here: a wide zero test right behind the multiplier is a node random
       // simulation never sets, and ABC's SAT sweeping (&fraig) spent minutes per such node
@@ -324,7 +348,21 @@ module raster_tse (
           k_d = k_q + 6'd1;
         end
       end
-      S_ATTR: begin
+      S_ATTR: if (k_q[2:0] == 3'd0 && flat_q[ai_q]) begin
+        // a flat attribute: gradients 0, value a0 (plus the rounding half), no products
+        for (int j = 0; j < 7; j++) begin
+          if (ai_q == 3'(j)) begin
+            pv_d[j*48 +: 48]  = 48'({a0s, 20'd0}) + 48'(20'h8_0000);
+            pgx_d[j*48 +: 48] = '0;
+            pgy_d[j*48 +: 48] = '0;
+          end
+        end
+        if (ai_q == attr_last) begin
+          done_d = 1'b1;  st_d = S_IDLE;
+        end else begin
+          ai_d = ai_q + 3'd1;
+        end
+      end else begin
         unique case (k_q[2:0])
           3'd0, 3'd2, 3'd6: t0_d = prod[47:0];
           3'd1: bigx_d = t0_q + prod[47:0];
@@ -363,6 +401,7 @@ module raster_tse (
       w_q <= '0;  pv_q <= '0;  pgx_q <= '0;  pgy_q <= '0;  done_q <= 1'b0;  degen_q <= 1'b0;
       ma_q <= '0;  mb_q <= '0;
       uv_en_q <= 1'b0;
+      flat_q <= '0;
     end else begin
       st_q <= st_d;  k_q <= k_d;  ai_q <= ai_d;  v_q <= v_d;  ox_q <= ox_d;  oy_q <= oy_d;
       t0_q <= t0_d;  d_q <= d_d;  n_q <= n_d;  dn_q <= dn_d;  rem_q <= rem_d;  r_q <= r_d;
@@ -371,6 +410,7 @@ module raster_tse (
       degen_q <= degen_d;
       {ma_q, mb_q} <= ops_d;
       uv_en_q <= uv_en_d;
+      flat_q <= flat_d;
     end
   end
 
