@@ -93,7 +93,10 @@ module ccche #(
   output logic [31:0]                 cnt_hits_o,       // READ/WRITE hits
   output logic [31:0]                 cnt_misses_o,     // READ/WRITE misses
   output logic [31:0]                 cnt_writebacks_o, // dirty lines written downstream
-  output logic [31:0]                 cnt_fills_o       // line fills requested downstream
+  output logic [31:0]                 cnt_fills_o,      // line fills requested downstream
+  // holds work: a miss, writeback, forward or maintenance in flight, or a response not taken
+  // (the GPU's progress watchdog names a stuck CCHE by it)
+  output logic                        busy_o
 );
 
   // ---- derived parameters -------------------------------------------------------------------
@@ -985,6 +988,8 @@ module ccche #(
   assign cnt_misses_o     = cnt_misses_q;
   assign cnt_writebacks_o = cnt_wbs_q;
   assign cnt_fills_o      = cnt_fills_q;
+  assign busy_o           = (state_q != S_IDLE) || pend_q || (|m_valid_q) || (|slot_valid_q) ||
+                            dn_valid_q || rsp_valid_q;
 
   // Not used: the downstream response's op and src (answers are told apart by their tag).
   logic unused_rsp;
@@ -1144,6 +1149,8 @@ module ccche #(
   // Maintenance requester: req held until done, inv stable while req is high.
   `ASSUME(MaintReqHeld_A, maint_busy |-> maint_req_i)
   `ASSUME(MaintInvStable_A, maint_req_i && $past(maint_req_i) |-> $stable(maint_inv_i))
+  // busy_o covers every miss and maintenance step (the watchdog relies on it)
+  `ASSERT(BusyCoversWork_A, miss_busy || maint_busy |-> busy_o)
   // Downstream: answers only what was asked.
   `ASSERT(DnRspFwdExpected_A, dn_rsp_fwd |-> state_q == S_FWD_WAIT && mem_rsp_i.tag == FwdTag)
   `ASSERT(DnRspFillKnown_A, dn_rsp_fill |-> 32'(mem_rsp_i.tag) < NUM_MSHR && m_valid_q[fl_idx] &&

@@ -94,6 +94,7 @@ module gpu_top #(
   output logic                         slc_busy_o,
   output logic                         axi_idle_o,
   output logic                         pipe_busy_o,
+  output logic [7:0]                   cche_busy_o,   // bit k: slice k's CCHE holds work
   output logic                         pipe_mon_valid_o,  // a CP pipeline command accepted
   output tessera_cp_pkg::pipe_cmd_t    pipe_mon_cmd_o,    // ... and which
   output logic [StatW-1:0]             pipe_stat_o,   // pipe_top stat_o (0 without a pipeline)
@@ -217,6 +218,7 @@ module gpu_top #(
   assign pipe_mon_cmd_o   = cp_pipe_cmd;
 
   if (NUM_SLICES > 0) begin : gen_pipe
+    logic [NUM_SLICES-1:0] cche_busy;   // pipe_top allows at most 8 slices
     logic unused_standin;
     assign unused_standin = ^{pipe_ready_i, pipe_done_i, cache_done_i};
     assign pipe_valid_o       = 1'b0;
@@ -236,7 +238,8 @@ module gpu_top #(
       .reg_req_i(geom_req), .reg_rsp_valid_o(geom_rsp_valid), .reg_rsp_o(geom_rsp),
       .mem_req_valid_o(pp_req_valid), .mem_req_ready_i(pp_req_ready), .mem_req_o(pp_req),
       .mem_rsp_valid_i(pp_rsp_valid), .mem_rsp_ready_o(pp_rsp_ready), .mem_rsp_i(pp_rsp),
-      .busy_o(pipe_busy_o), .stat_o(pipe_stat_o));
+      .busy_o(pipe_busy_o), .cche_busy_o(cche_busy), .stat_o(pipe_stat_o));
+    assign cche_busy_o = 8'(cche_busy);
   end else begin : gen_standin
     assign pipe_valid_o       = cp_pipe_valid;
     assign cp_pipe_ready      = pipe_ready_i;
@@ -253,6 +256,7 @@ module gpu_top #(
     assign pp_req             = '0;
     assign pp_rsp_ready       = '0;
     assign pipe_busy_o        = 1'b0;
+    assign cche_busy_o        = '0;
     assign pipe_stat_o        = '0;
     logic unused_pp;
     assign unused_pp = ^{pp_req_ready, pp_rsp_valid, pp_rsp, geom_req};

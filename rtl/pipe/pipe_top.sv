@@ -80,6 +80,7 @@ module pipe_top #(
   input  logic [NCl*RspW-1:0]          mem_rsp_i,
   // status and statistics
   output logic                         busy_o,
+  output logic [NS-1:0]                cche_busy_o,   // slice s's CCHE holds work (ccche busy_o)
   // per slice s, the statistics block at [s*StatW +: StatW] (wrapping counters): layout
   // slice_stats of spec/layouts.yaml (docs/reference/layouts.md), field F at
   // tessera_spec_pkg::TS_SLICE_STATS_<F>_LSB
@@ -327,7 +328,8 @@ module pipe_top #(
       .cnt_hits_o      (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_HITS_LSB +: 32]),
       .cnt_misses_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_MISSES_LSB +: 32]),
       .cnt_writebacks_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_WRITEBACKS_LSB +: 32]),
-      .cnt_fills_o     (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_FILLS_LSB +: 32]));
+      .cnt_fills_o     (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CCHE_FILLS_LSB +: 32]),
+      .busy_o          (cche_busy_o[s]));
 
     // ---- completion of the slice's commands: after the CCHE maintenance they need --------
     // One entry per command delivered to the slice: {needs maintenance, invalidate}.

@@ -165,6 +165,7 @@ struct GpuSim::Impl {
   virtual std::uint32_t pipe_issued() const = 0;
   virtual std::uint32_t pipe_done_count() const = 0;
   virtual bool pipe_busy() const = 0;
+  virtual std::uint32_t cche_busy() const = 0;   // bit k: slice k's CCHE holds work
   virtual std::vector<std::uint32_t> pipe_stats() const = 0;
 
   std::size_t pipe_inflight() const {
@@ -248,6 +249,7 @@ struct ModelImpl final : GpuSim::Impl {
   std::uint32_t pipe_issued() const override { return top->pipe_issued_o; }
   std::uint32_t pipe_done_count() const override { return top->pipe_done_count_o; }
   bool pipe_busy() const override { return top->pipe_busy_o; }
+  std::uint32_t cche_busy() const override { return top->cche_busy_o; }
   std::vector<std::uint32_t> pipe_stats() const override {
     SignalRef sig(top->pipe_stat_o);
     return sig.read_words();
@@ -638,6 +640,10 @@ std::vector<std::string> wd_holders(GpuSim& g, GpuSim::Impl& s, const WdSnapshot
                               "not move)", k, where));
     }
   }
+  // A slice's CCHE with a miss, writeback or maintenance in flight (its busy output).
+  const std::uint32_t cche = s.cche_busy();
+  for (unsigned k = 0; k < s.cfg.slices; ++k)
+    if (cche >> k & 1U) h.push_back(fmt::format("CCHE of slice {} (a miss, writeback or maintenance in flight)", k));
   const bool slc_busy = TS_SLC_STATUS_BUSY_GET(w.slc_status);
   if (slc_busy || !s.axi_idle())
     h.push_back(fmt::format("SLC ({}{} valid line(s), {} dirty{})", slc_busy ? "STATUS.busy, " : "",

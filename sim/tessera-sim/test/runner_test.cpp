@@ -400,9 +400,9 @@ passes:
 // Catches (issue 14 item 12): a deadlock report that does not say which slices hold the work,
 // or that reaches tessera-sim as anything but the driver's DeviceFault (what its user sees as
 // "tessera-sim: error: ..."; GpuSim's own WatchdogTimeout must not leak through RtlDevice). The
-// DRAM stops accepting requests a quarter into the demo's second frame on the 1-slice GPU
+// DRAM stops accepting requests half way into the demo's second frame on the 1-slice GPU
 // (window narrowed to 20k cycles): the report names the geometry slice with primitives
-// outstanding and the raster slice whose cycles still go to work, besides the DRAM.
+// outstanding, the raster slice whose cycles still go to work and its CCHE, besides the DRAM.
 TEST(Runner, WatchdogNamesTheStalledSlices) {
   const LoadedScene ls = demo(64, 48);
   RunConfig rc;
@@ -412,7 +412,7 @@ TEST(Runner, WatchdogNamesTheStalledSlices) {
   auto& sim = dynamic_cast<RtlDevice&>(r.device()).sim();
   const uint64_t frame_cycles = r.run_frame(0).cycles;
   sim.set_watchdog_cycles(20'000);
-  const uint64_t stall_at = sim.cycle() + frame_cycles / 4;
+  const uint64_t stall_at = sim.cycle() + frame_cycles / 2;   // the main pass: geometry still busy
   bool stalled = false;
   sim.on_retire([&](uint32_t, uint32_t) {
     if (!stalled && sim.cycle() >= stall_at) {
@@ -430,6 +430,8 @@ TEST(Runner, WatchdogNamesTheStalledSlices) {
     EXPECT_NE(what.find("GPU watchdog"), std::string::npos) << what;
     EXPECT_NE(what.find("geometry slice 0 ("), std::string::npos) << what;
     EXPECT_NE(what.find("raster slice 0 (its cycles go to"), std::string::npos) << what;
+    // the stalled DRAM holds a CCHE miss or writeback (the CCHE's busy output)
+    EXPECT_NE(what.find("CCHE of slice "), std::string::npos) << what;
     EXPECT_NE(what.find("DRAM ("), std::string::npos) << what;
   }
 }
