@@ -168,6 +168,7 @@ module raster_fs #(
     // stage this cycle), which frees q_q for the next quad in the same cycle.
     if (finish) begin
       oq_d = q_d;
+      oq_d.uv = '0;                         // read by nothing after the FS: no flops for it
       ov_d = 1'b1;
       qv_d = 1'b0;
     end
