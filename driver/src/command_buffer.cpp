@@ -233,7 +233,9 @@ void CommandBuffer::begin_render_pass(const RenderPassDesc& desc, const Pipeline
   require_outside_render_pass("begin_render_pass");
   const StateRegisters regs = encode_state(state, desc.width, desc.height);
   const uint32_t bin[] = {regs.raster_bin};
-  const Dwords bin_pkt = pkt::set_regs(StateRegisters::kRasterBin, bin);
+  const uint32_t lrz[] = {regs.raster_lrz};
+  Dwords bin_pkt = pkt::set_regs(StateRegisters::kRasterBin, bin);
+  bin_pkt += pkt::set_regs(StateRegisters::kRasterLrz, lrz);
   const Dwords state_pkts = state_packets(regs, nullptr);
   check_room(bin_pkt.size(), "SET_REGS RASTER.BIN");
   // Nothing is appended when a call throws: undo the bin size and the pass if a later step fails.
@@ -265,7 +267,11 @@ void CommandBuffer::set_state(const PipelineState& state) {
                                   where(), static_cast<unsigned>(state.bin_size), open_rp_->name,
                                   static_cast<unsigned>(pass_state_->state.bin_size)));
   const StateRegisters regs = encode_state(state, pass_state_->width, pass_state_->height);
-  const Dwords p = state_packets(regs, &pass_state_->regs);
+  Dwords p = state_packets(regs, &pass_state_->regs);
+  if (regs.raster_lrz != pass_state_->regs.raster_lrz) {
+    const uint32_t lrz[] = {regs.raster_lrz};
+    p += pkt::set_regs(StateRegisters::kRasterLrz, lrz);
+  }
   check_room(p.size(), "set_state");
   append(p);
   pass_state_->state = state;

@@ -96,6 +96,7 @@ StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint3
     ra[raster_index(TS_RASTER_TEX_BASE_OFFSET)] = TS_RASTER_TEX_BASE_ADDR_PUT(s.texture->addr);
   }
   r.raster_bin = TS_RASTER_BIN_SIZE_PUT(static_cast<uint32_t>(s.bin_size));
+  r.raster_lrz = TS_RASTER_LRZ_ENABLE_PUT(s.lrz ? 1u : 0u);
   return r;
 }
 

@@ -126,14 +126,31 @@ TEST(PipelineStateRecording, RenderPassWritesBinThenBeginThenTheWholeState) {
   r.cb.begin_render_pass(r.pass(640, 48), s);
   const StateRegisters want = encode_state(s, 640, 48);
   const auto p = r.packets();
-  ASSERT_EQ(p.size(), 5u);  // SET_REGS BIN, SET_BIN_MODE, RENDERPASS_BEGIN, GEOM run, RASTER run
+  // SET_REGS BIN, SET_REGS LRZ, SET_BIN_MODE, RENDERPASS_BEGIN, GEOM run, RASTER run
+  ASSERT_EQ(p.size(), 6u);
   EXPECT_EQ(regs_of(p[0]), std::make_pair(TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET, std::vector<uint32_t>{want.raster_bin}));
-  EXPECT_EQ(p[1].opcode, TS_OP_SET_BIN_MODE);
-  EXPECT_EQ(p[2].opcode, TS_OP_RENDERPASS_BEGIN);
-  EXPECT_EQ(regs_of(p[3]), std::make_pair(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET,
+  EXPECT_EQ(regs_of(p[1]), std::make_pair(TS_RASTER_BASE_ADDR + TS_RASTER_LRZ_OFFSET, std::vector<uint32_t>{want.raster_lrz}));
+  EXPECT_EQ(p[2].opcode, TS_OP_SET_BIN_MODE);
+  EXPECT_EQ(p[3].opcode, TS_OP_RENDERPASS_BEGIN);
+  EXPECT_EQ(regs_of(p[4]), std::make_pair(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET,
                                           std::vector<uint32_t>(want.geom.begin(), want.geom.end())));
-  EXPECT_EQ(regs_of(p[4]), std::make_pair(TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET,
+  EXPECT_EQ(regs_of(p[5]), std::make_pair(TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET,
                                           std::vector<uint32_t>(want.raster.begin(), want.raster.end())));
+}
+
+// Catches: the LRZ switch (PipelineState::lrz, RASTER.LRZ) not reaching the GPU, or a draw
+// that turns it off inside the pass writing nothing.
+TEST(PipelineStateRecording, LrzIsWrittenAtTheBeginAndWhenADrawChangesIt) {
+  Recorder r;
+  PipelineState s = asymmetric_state();
+  r.cb.begin_render_pass(r.pass(64, 32), s);
+  EXPECT_EQ(encode_state(s, 64, 32).raster_lrz, TS_RASTER_LRZ_ENABLE_PUT(1u));
+  const std::size_t before = r.packets().size();
+  s.lrz = false;
+  r.cb.set_state(s);
+  const auto p = r.packets();
+  ASSERT_EQ(p.size(), before + 1);
+  EXPECT_EQ(regs_of(p.back()), std::make_pair(TS_RASTER_BASE_ADDR + TS_RASTER_LRZ_OFFSET, std::vector<uint32_t>{0u}));
 }
 
 TEST(PipelineStateRecording, SetStateWritesOnlyTheGroupsThatChanged) {

@@ -23,6 +23,7 @@ module raster_rb (
   input  logic          quad_valid_i,
   input  tessera_raster_pkg::quad_t quad_i,
   output logic [2:0]    pass_cnt_o,       // pixels of the stage-1 quad that passed the test
+  output logic          hidden_o,         // the quad merged last cycle passed no pixel (overdraw)
   output logic          idle_o,
   // line port: tile load (write) and store (read); target 0 color, 1 depth
   input  logic          lwe_i,
@@ -139,6 +140,16 @@ module raster_rb (
 
   assign lrdata_o   = rdata[32'({ltgt_q, lrow0_q})*512 +: 512];
   assign pass_cnt_o = s1_q ? npass : 3'd0;
+  // registered: the count may lag a cycle, the merge path's depth does not grow
+  logic hidden_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hidden_q <= 1'b0;
+    end else begin
+      hidden_q <= s1_q && (npass == 3'd0);
+    end
+  end
+  assign hidden_o   = hidden_q;
   assign idle_o     = !s1_q;
 
   logic unused_rb;

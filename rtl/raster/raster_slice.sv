@@ -29,6 +29,7 @@ module raster_slice #(
   // knowing its place; the register still overrides them (benches use that).
   parameter int unsigned SLICE_NUM      = 1,
   parameter int unsigned SLICE_INDEX    = 0,
+  parameter int unsigned LRZ_BLOCKS     = 4096, // LRZ entries (8x8 blocks of the slice's tiles)
   // Derived
   localparam int unsigned BIdxW = (BATCH_PRIMS > 1) ? $clog2(BATCH_PRIMS) : 1,
   localparam int unsigned BCntW = $clog2(BATCH_PRIMS + 1)
@@ -66,6 +67,9 @@ module raster_slice #(
   output logic [31:0]                 cnt_wr_o,       // memory line writes
   output logic [31:0]                 cnt_tex_hit_o,  // texel cache hits / misses
   output logic [31:0]                 cnt_tex_miss_o,
+  output logic [31:0]                 cnt_lrz_blocks_o,  // LRZ: block-primitive pairs rejected
+  output logic [31:0]                 cnt_lrz_quads_o,   // LRZ: their quad positions
+  output logic [31:0]                 cnt_hidden_o,      // quads that reached the RB and passed no pixel
   // cycles per activity (tessera_raster_pkg::act_e, one per cycle: they add up to the
   // cycles since reset, modulo 2^32), and this cycle's activity
   output logic [31:0]                 cyc_idle_o,
@@ -89,6 +93,7 @@ module raster_slice #(
   logic [1:0]  bin_size_q;
   logic [3:0]  snum_q;
   logic [2:0]  sidx_q, skew_q;
+  logic        lrz_en_q;
 
   logic [31:0] caddr_q, daddr_q, cclear_q;
   logic [23:0] dclear_q;
@@ -238,7 +243,7 @@ module raster_slice #(
   raster_tse u_tse (
     .clk_i, .rst_ni, .start_i(tse_start), .vtx_i(tr_rdata[TRW-1 -: 384]),
     .uv_en_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_ENABLE_LSB]),
-    .ox_i({rx0[10:1], 1'b0}), .oy_i({ry0[10:1], 1'b0}),
+    .ox_i({rx0[10:3], 3'd0}), .oy_i({ry0[10:3], 3'd0}),
     .busy_o(tse_busy), .done_o(tse_done), .degen_o(tse_degen),
     .w_o(tse_w), .ea_o(tse_ea), .eb_o(tse_eb), .pv_o(tse_pv), .pgx_o(tse_pgx), .pgy_o(tse_pgy));
 
@@ -252,6 +257,13 @@ module raster_slice #(
     ry1 = (pb_y1 < tile_y1) ? pb_y1 : tile_y1;
   end
 
+  // LRZ: the slice-space depth bounds GRAS tests per block (docs/raster.md "LRZ")
+  logic        lrz_hold, lrz_req, lrz_zok, lrz_full, lrz_reject, lrz_bin;
+  logic [10:0] lrz_bx, lrz_by;
+  logic [23:0] lrz_zmin, lrz_zmax;
+  logic [4:0]  lrz_nquads;
+  logic [31:0] lrz_blocks, lrz_quads;
+
   logic                      gras_start, gras_busy, gras_done, quad_valid;
   tessera_raster_pkg::quad_t quad;
   raster_gras u_gras (
@@ -260,7 +272,10 @@ module raster_slice #(
     .tile_x_i(tile_x), .tile_y_i(tile_y),
     .w_i(tse_w), .ea_i(tse_ea), .eb_i(tse_eb), .pv_i(tse_pv), .pgx_i(tse_pgx), .pgy_i(tse_pgy),
     .busy_o(gras_busy), .done_o(gras_done),
-    .quad_valid_o(quad_valid), .quad_ready_i(fs_ready), .quad_o(quad));
+    .quad_valid_o(quad_valid), .quad_ready_i(fs_ready), .quad_o(quad),
+    .lrz_hold_i(lrz_hold), .lrz_req_o(lrz_req), .lrz_bx_o(lrz_bx), .lrz_by_o(lrz_by),
+    .lrz_zmin_o(lrz_zmin), .lrz_zmax_o(lrz_zmax), .lrz_zok_o(lrz_zok), .lrz_full_o(lrz_full),
+    .lrz_nquads_o(lrz_nquads), .lrz_reject_i(lrz_reject));
 
   // FS/TP: vertex color, or vertex color x texel through the slice's texel cache
   logic                      fs_ready, fs_valid, fs_idle, fs_req, fs_rsp, fs_inv;
@@ -285,11 +300,12 @@ module raster_slice #(
   logic [511:0] lrdata;
   logic [511:0] lwdata;   // a load response, or the clear value (fast clear)
   logic [2:0]   rb_pass;
+  logic         rb_hidden;
   logic         rb_idle;
   raster_rb u_rb (
     .clk_i, .rst_ni,
     .depth_func_i(depth_func_q), .depth_we_i(depth_we_q), .color_we_i(color_we_q),
-    .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .idle_o(rb_idle),
+    .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .hidden_o(rb_hidden), .idle_o(rb_idle),
     .lwe_i(lwe), .lre_i(lre), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
     .lwdata_i(lwdata), .lrdata_o(lrdata));
 
@@ -325,6 +341,7 @@ module raster_slice #(
   logic [9:0]         fc_idx;
   logic               fc_pc, fc_pd, fc_any, fc_fits_in;
   logic               fc_mat_q, fc_mat_d;       // the clear walk writes the pending tiles
+  logic               fc_hold_q, fc_hold_d;     // ... before a layout change, not for a command
   logic               cwalk_end;                // the clear walk ends this cycle
   logic               efill_c_q, efill_c_d, efill_d_q, efill_d_d;  // this load fills from the clear value
   logic               e_fill, e_fill_we, e_adv;
@@ -593,6 +610,7 @@ module raster_slice #(
   end
 
   logic cmd_is_tri;
+  logic layout_chg, lrz_layout_wr;   // see the LRZ below
   assign cmd_is_tri = (in_i.kind == tessera_raster_pkg::RIN_TRI);
 
   always_comb begin
@@ -609,6 +627,7 @@ module raster_slice #(
     fc_pc_d = fc_pc_q;
     fc_pd_d = fc_pd_q;
     fc_mat_d = fc_mat_q;
+    fc_hold_d = fc_hold_q;
     efill_c_d = efill_c_q;
     efill_d_d = efill_d_q;
     ecl_d_d = ecl_d_q;
@@ -629,6 +648,13 @@ module raster_slice #(
           if (bcnt_q + BCntW'(1) >= blim) st_d = T_WALK;   // full: close
         end else if (bcnt_q != '0) begin
           st_d = T_WALK;                                  // a command closes the batch
+        end else if (layout_chg && fc_any) begin
+          // a BIN or SLICE write that changes the tile grid or the ownership while clears are
+          // pending: write them first, with the grid they were recorded in (the write is
+          // taken afterwards, without a done of its own for the walk)
+          fc_mat_d = 1'b1;
+          fc_hold_d = 1'b1;
+          st_d = T_CWALK;
         end else begin
           in_ready_o = 1'b1;
           unique case (in_i.kind)
@@ -756,7 +782,9 @@ module raster_slice #(
         end
       end
       T_DRAIN: if (wr_out_q == '0 && rd_out_q == '0) begin
-        done_d = 1'b1;  st_d = T_IDLE;
+        done_d = !fc_hold_q;
+        fc_hold_d = 1'b0;
+        st_d = T_IDLE;
       end
       default: st_d = T_IDLE;
     endcase
@@ -789,8 +817,33 @@ module raster_slice #(
   assign roff = in_i.data[11:0];
   assign rval = in_i.data[63:32];
 
+  assign lrz_bin = (st_q == T_BS) && bs_ready_i;
+  // A BIN or SLICE write that changes the tile grid or the ownership: it switches the LRZ off
+  // for the pass (the slice-space layout changed), and pending fast clears are written first.
+  assign layout_chg = in_valid_i && (in_i.kind == tessera_raster_pkg::RIN_SET_REG) &&
+      ((roff == 12'(tessera_spec_pkg::TS_RASTER_BIN_OFFSET) &&
+        rval[tessera_spec_pkg::TS_RASTER_BIN_SIZE_LSB +: 2] != bin_size_q) ||
+       (roff == 12'(tessera_spec_pkg::TS_RASTER_SLICE_OFFSET) &&
+        {rval[tessera_spec_pkg::TS_RASTER_SLICE_NUM_LSB +: 4], rval[tessera_spec_pkg::TS_RASTER_SLICE_INDEX_LSB +: 3],
+         rval[tessera_spec_pkg::TS_RASTER_SLICE_SKEW_LSB +: 3]} != {snum_q, sidx_q, skew_q}));
+  assign lrz_layout_wr = setreg && layout_chg;
+  raster_lrz #(.BLOCKS(LRZ_BLOCKS)) u_lrz (
+    .clk_i, .rst_ni,
+    .enable_i(lrz_en_q), .depth_func_i(depth_func_q), .depth_we_i(depth_we_q),
+    .l2t_i(l2t), .snum_i(snum_q), .rtw_i(rtw_q), .rth_i(rth_q),
+    .rp_begin_i(cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN),
+    .rp_clear_i(e_clr_d), .rp_clear_depth_i(in_rp.clear_depth),
+    .layout_wr_i(lrz_layout_wr),
+    .bin_i(lrz_bin), .bin_tx_i(wtx_q), .bin_ty_i(wty_q),
+    .hold_o(lrz_hold), .req_i(lrz_req), .bx_i(lrz_bx), .by_i(lrz_by),
+    .zmin_i(lrz_zmin), .zmax_i(lrz_zmax), .zok_i(lrz_zok), .full_i(lrz_full),
+    .nquads_i(lrz_nquads), .reject_o(lrz_reject),
+    .cnt_blocks_o(lrz_blocks), .cnt_quads_o(lrz_quads));
+
+
   // counters
   logic [31:0] c_tris_q, c_bins_q, c_bprims_q, c_quads_q, c_frags_q, c_pass_q, c_rd_q, c_wr_q;
+  logic [31:0] c_hidden_q;
   logic [2:0]  qpop;
   logic [31:0] y_load_q, y_setup_q, y_rast_q, y_store_q;
   logic [31:0] y_idle_q, y_inwait_q, y_memwait_q, y_clear_q;
@@ -844,12 +897,14 @@ module raster_slice #(
       snum_q       <= 4'(SLICE_NUM);
       sidx_q       <= 3'(SLICE_INDEX);
       skew_q       <= tessera_spec_pkg::TS_RASTER_SLICE_SKEW_RESET;
+      lrz_en_q     <= tessera_spec_pkg::TS_RASTER_LRZ_ENABLE_RESET;
       caddr_q <= '0;  daddr_q <= '0;  cclear_q <= '0;  dclear_q <= '0;  rtw_q <= '0;  rth_q <= '0;
       cload_q <= '0;  dload_q <= '0;  cdsid_q <= '0;  ddsid_q <= '0;
       e_clr_c_q <= 1'b0;  e_clr_d_q <= 1'b0;
       fc_pc_q <= '0;
       fc_pd_q <= '0;
       fc_mat_q <= 1'b0;
+      fc_hold_q <= 1'b0;
       efill_c_q <= 1'b0;
       efill_d_q <= 1'b0;
       ecl_d_q <= 1'b0;
@@ -861,12 +916,14 @@ module raster_slice #(
       echunk_q <= 1'b0;  ebusy_q <= 1'b0;  rd_out_q <= '0;  wr_out_q <= '0;  wr_tag_q <= '0;
       c_tris_q <= '0;  c_bins_q <= '0;  c_bprims_q <= '0;  c_quads_q <= '0;  c_frags_q <= '0;
       c_pass_q <= '0;  c_rd_q <= '0;  c_wr_q <= '0;
+      c_hidden_q <= '0;
       y_load_q <= '0;  y_setup_q <= '0;  y_rast_q <= '0;  y_store_q <= '0;
       y_idle_q <= '0;  y_inwait_q <= '0;  y_memwait_q <= '0;  y_clear_q <= '0;
     end else begin
       fc_pc_q <= fc_pc_d;
       fc_pd_q <= fc_pd_d;
       fc_mat_q <= fc_mat_d;
+      fc_hold_q <= fc_hold_d;
       efill_c_q <= efill_c_d;
       efill_d_q <= efill_d_d;
       ecl_d_q <= ecl_d_d;
@@ -900,6 +957,8 @@ module raster_slice #(
             sidx_q <= rval[tessera_spec_pkg::TS_RASTER_SLICE_INDEX_LSB +: 3];
             skew_q <= rval[tessera_spec_pkg::TS_RASTER_SLICE_SKEW_LSB +: 3];
           end
+          12'(tessera_spec_pkg::TS_RASTER_LRZ_OFFSET):
+            lrz_en_q <= rval[tessera_spec_pkg::TS_RASTER_LRZ_ENABLE_LSB];
           default: ;
         endcase
       end
@@ -942,6 +1001,7 @@ module raster_slice #(
         c_frags_q <= c_frags_q + 32'(qpop);
       end
       c_pass_q <= c_pass_q + 32'(rb_pass);
+      if (rb_hidden) c_hidden_q <= c_hidden_q + 32'd1;
       if (req_fire && mem_req_o.op == tessera_mem_pkg::MEM_OP_READ)  c_rd_q <= c_rd_q + 32'd1;
       if (req_fire && mem_req_o.op == tessera_mem_pkg::MEM_OP_WRITE) c_wr_q <= c_wr_q + 32'd1;
     end
@@ -959,6 +1019,9 @@ module raster_slice #(
   assign cnt_frags_o = c_frags_q; assign cnt_pass_o  = c_pass_q;
   assign cnt_rd_o    = c_rd_q;    assign cnt_wr_o    = c_wr_q;
   assign cnt_tex_hit_o = fs_hits;  assign cnt_tex_miss_o = fs_misses;
+  assign cnt_lrz_blocks_o = lrz_blocks;
+  assign cnt_lrz_quads_o  = lrz_quads;
+  assign cnt_hidden_o     = c_hidden_q;
   assign cyc_idle_o = y_idle_q;
   assign cyc_input_wait_o = y_inwait_q;
   assign cyc_memory_wait_o = y_memwait_q;

@@ -29,6 +29,7 @@
 #include "tessera/sim/ref_render.hpp"
 #include "tessera/sim/sparse_memory.hpp"
 #include "tessera_layouts.hpp"
+#include "tessera_spec.h"
 
 namespace rastertb {
 
@@ -44,8 +45,10 @@ inline constexpr unsigned kRinW = Rin::kBits;
 inline constexpr unsigned kMaxBatch = 64;   // BATCH_PRIMS of raster_slice_default
 
 // RASTER block offsets (spec/registers/raster.yaml)
-inline constexpr std::uint32_t kRegDepth = 0x000, kRegColor = 0x004, kRegTexCtrl = 0x008,
-                               kRegTexBase = 0x00C, kRegBatch = 0x010, kRegBin = 0x014, kRegSlice = 0x018;
+inline constexpr std::uint32_t kRegDepth = TS_RASTER_DEPTH_OFFSET, kRegColor = TS_RASTER_COLOR_OFFSET,
+                               kRegTexCtrl = TS_RASTER_TEX_CTRL_OFFSET, kRegTexBase = TS_RASTER_TEX_BASE_OFFSET,
+                               kRegBatch = TS_RASTER_BATCH_OFFSET, kRegBin = TS_RASTER_BIN_OFFSET,
+                               kRegSlice = TS_RASTER_SLICE_OFFSET, kRegLrz = TS_RASTER_LRZ_OFFSET;
 inline constexpr std::uint32_t kTexAddr = 0x0800'0000;   // the benches' texture (64x64 texels max)
 
 struct Op {
@@ -125,6 +128,7 @@ struct Result {
   std::uint64_t cycles = 0;
   std::uint64_t rd_lines = 0, wr_lines = 0;
   std::uint64_t tris = 0, bins = 0, binprims = 0, quads = 0, frags = 0, pass = 0;
+  std::uint64_t lrz_blocks = 0, lrz_quads = 0, hidden = 0;
   std::vector<BinSeen> bins_seen;
 };
 
@@ -179,6 +183,9 @@ class Env {
     res_.bins = t_.cnt_bins_o;
     res_.binprims = t_.cnt_binprims_o;
     res_.quads = t_.cnt_quads_o;
+    res_.lrz_blocks = t_.cnt_lrz_blocks_o;
+    res_.lrz_quads = t_.cnt_lrz_quads_o;
+    res_.hidden = t_.cnt_hidden_o;
     res_.frags = t_.cnt_frags_o;
     res_.pass = t_.cnt_pass_o;
     tb::check(t_.cnt_rd_o == res_.rd_lines && t_.cnt_wr_o == res_.wr_lines, "memory counters");
@@ -322,6 +329,11 @@ inline void compare(const Result& got, const SparseMemory& rtl_mem, const rr::Re
   tb::check(got.quads == c.quads, fmt::format("quads rtl {} ref {}", got.quads, c.quads));
   tb::check(got.frags == c.frags, fmt::format("fragments rtl {} ref {}", got.frags, c.frags));
   tb::check(got.pass == c.pass, fmt::format("depth passes rtl {} ref {}", got.pass, c.pass));
+  tb::check(got.lrz_blocks == c.lrz_blocks, fmt::format("LRZ rejected blocks rtl {} ref {}", got.lrz_blocks, c.lrz_blocks));
+  tb::check(got.lrz_quads == c.lrz_quads, fmt::format("LRZ rejected quads rtl {} ref {}", got.lrz_quads, c.lrz_quads));
+  tb::check(got.hidden == c.hidden_quads, fmt::format("hidden quads rtl {} ref {}", got.hidden, c.hidden_quads));
+  // LRZ safety: no rejected block held a pixel that passes the full depth test
+  tb::check(ref.lrz_unsafe() == 0, fmt::format("{} unsafe LRZ rejections, first: {}", ref.lrz_unsafe(), ref.lrz_unsafe_first()));
 }
 
 }  // namespace rastertb

@@ -83,4 +83,18 @@ inline rr::Triangle random_tri(std::uint32_t w, std::uint32_t h, int cls, std::u
              vtx(coord(cx), coord(cy), rand_z(), rand_color(), uv(), uv()), id);
 }
 
+// A triangle covering the whole w x h target with room to spare (so every 8x8 block of the
+// target is fully covered, and the LRZ can learn from it), z about `z` with a random tilt
+// of up to `tilt` across the target.
+inline rr::Triangle cover_tri(std::uint32_t w, std::uint32_t h, std::uint32_t z, std::int32_t tilt, std::uint32_t id) {
+  auto zz = [&] {
+    const std::int64_t v = std::int64_t(z) + tb::randint(0, 2 * std::uint64_t(tilt)) - tilt;
+    return std::uint32_t(std::clamp<std::int64_t>(v, 0, 0xFFFFFF));
+  };
+  const std::int32_t W = std::int32_t(16 * w), H = std::int32_t(16 * h);
+  const std::uint32_t c = rand_color();
+  return tri(vtx(-W / 2 - 16, -H / 2 - 16, zz(), c), vtx(3 * W + 64, -H / 2 - 16, zz(), c),
+             vtx(-W / 2 - 16, 3 * H + 64, zz(), c), id);
+}
+
 }  // namespace rastertb

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <bit>
 
+#include <fmt/format.h>
+
 #include "tessera_layouts.hpp"
+#include "tessera_spec.h"
 
 namespace tessera::sim::raster {
 namespace {
@@ -74,8 +77,8 @@ void RenderPass::to_payload(std::uint32_t dw[8]) const {
   std::copy(w.begin(), w.end(), dw);
 }
 
-RefRenderer::RefRenderer(SparseMemory& mem, unsigned max_batch)
-    : mem_(mem), max_batch_(max_batch) {}
+RefRenderer::RefRenderer(SparseMemory& mem, unsigned max_batch, unsigned lrz_blocks)
+    : mem_(mem), max_batch_(max_batch), lrz_(lrz_blocks, 0) {}
 
 unsigned RefRenderer::owner(const RasterState& st, std::uint32_t tx, std::uint32_t ty) {
   return (tx + ty * st.skew) % st.slices();
@@ -90,25 +93,48 @@ void RefRenderer::enable_fragment_map(std::uint32_t width, std::uint32_t height)
 void RefRenderer::set_reg(std::uint32_t offset, std::uint32_t value) {
   close_batch();
   switch (offset & 0xFFF) {
-    case 0x000: st_.depth_func = value & 3; st_.depth_write = (value >> 4) & 1; break;
-    case 0x004: st_.color_write = value & 1; break;
-    case 0x008: st_.tex_ctrl = value & 0x000F0F01; break;
-    case 0x00C: st_.tex_base = value; break;
-    case 0x010: st_.batch = value & 0xFF; break;
-    case 0x014: st_.bin_size = value & 3; break;
-    case 0x018:
+    case TS_RASTER_DEPTH_OFFSET: st_.depth_func = value & 3; st_.depth_write = (value >> 4) & 1; break;
+    case TS_RASTER_COLOR_OFFSET: st_.color_write = value & 1; break;
+    case TS_RASTER_TEX_CTRL_OFFSET: st_.tex_ctrl = value & 0x000F0F01; break;
+    case TS_RASTER_TEX_BASE_OFFSET: st_.tex_base = value; break;
+    case TS_RASTER_BATCH_OFFSET: st_.batch = value & 0xFF; break;
+    case TS_RASTER_BIN_OFFSET:
+      // a different bin size changes the LRZ's slice-space layout: off until the next pass
+      if ((value & 3) != st_.bin_size) lrz_valid_ = false;
+      st_.bin_size = value & 3;
+      break;
+    case TS_RASTER_SLICE_OFFSET:
+      if ((value & 0xF) != st_.num || ((value >> 8) & 7) != st_.index || ((value >> 16) & 7) != st_.skew)
+        lrz_valid_ = false;
       st_.num = value & 0xF;
       st_.index = (value >> 8) & 7;
       st_.skew = (value >> 16) & 7;
       break;
+    case TS_RASTER_LRZ_OFFSET: st_.lrz_enable = value & 1; break;
     default: break;
   }
+  // ALWAYS with depth write can raise a stored depth: the LRZ's bounds no longer hold
+  if (st_.depth_func == TS_DEPTH_FUNC_ALWAYS && st_.depth_write) lrz_valid_ = false;
+}
+
+std::uint32_t RefRenderer::lrz_tiles_x() const { return ((rp_.width - 1) >> st_.tile_log2()) + 1; }
+std::uint32_t RefRenderer::lrz_row_tiles() const {
+  return (lrz_tiles_x() + st_.slices() - 1) / st_.slices();
 }
 
 void RefRenderer::renderpass_begin(const RenderPass& rp) {
   close_batch();
   rp_ = rp;
   clear_owned_tiles();
+  // LRZ: the pass's entries (slice-space tiles x blocks per tile, in words of 4) start at
+  // the cleared depth, or at "no information" when the depth target is not cleared
+  const std::uint32_t bpt = 1u << (st_.tile_log2() - 3);
+  const std::uint64_t tiles_y = ((rp_.height - 1) >> st_.tile_log2()) + 1;
+  const std::uint64_t entries = tiles_y * lrz_row_tiles() * bpt * bpt;
+  const std::uint16_t init = rp_.depth_load == TS_LOAD_OP_CLEAR ? std::uint16_t((rp_.clear_depth >> 8) & 0xFFFF) : 0xFFFF;
+  const std::uint64_t n = std::min<std::uint64_t>((entries + 3) & ~std::uint64_t(3), lrz_.size());
+  std::fill(lrz_.begin(), lrz_.begin() + std::ptrdiff_t(n), init);
+  lrz_valid_ = !(st_.depth_func == TS_DEPTH_FUNC_ALWAYS && st_.depth_write);
 }
 
 void RefRenderer::renderpass_end() { close_batch(); }
@@ -225,68 +251,146 @@ void RefRenderer::render(const Triangle& tri, const PixelBox& box, std::uint32_t
     c0[k] = (attr(v[0], k) << kFrac) + (i64(1) << (kFrac - 1));
   }
 
-  // --- rasterize the rectangle box x tile in 2x2 quads ----------------------------------------
+  // --- rasterize the rectangle box x tile: 8x8 blocks, 2x2 quads --------------------------------
   const unsigned l2 = st_.tile_log2();
   const std::int32_t tile_x0 = std::int32_t(tx << l2), tile_y0 = std::int32_t(ty << l2);
   const std::int32_t rx0 = std::max(box.x0, tile_x0), ry0 = std::max(box.y0, tile_y0);
   const std::int32_t rx1 = std::min(box.x1, tile_x0 + (1 << l2) - 1);
   const std::int32_t ry1 = std::min(box.y1, tile_y0 + (1 << l2) - 1);
-  for (std::int32_t qy = ry0 & ~1; qy <= ry1; qy += 2) {
-    for (std::int32_t qx = rx0 & ~1; qx <= rx1; qx += 2) {
-      bool any = false;
-      for (int p = 0; p < 4; ++p) {
-        const std::int32_t px = qx + (p & 1), py = qy + (p >> 1);
-        if (px < rx0 || px > rx1 || py < ry0 || py > ry1) continue;
-        const i64 cx = 16 * i64(px) + 8, cy = 16 * i64(py) + 8;
-        bool in = true;
-        for (int i = 0; i < 3; ++i) {
-          const i64 w = A[i] * (cx - X[anchor[i]]) + B[i] * (cy - Y[anchor[i]]);
-          if (!(w > 0 || (w == 0 && topleft[i]))) in = false;
-        }
-        if (!in) continue;
-        any = true;
-        ++cnt_.frags;
-        if (!frag_map_.empty() && std::uint32_t(px) < map_w_ && std::uint32_t(py) < map_h_) {
-          ++frag_map_[std::size_t(py) * map_w_ + px];
-        }
-        // attributes: plane value at the pixel centre, >> 20, clamped
-        i64 a[7];
-        for (int k = 0; k < 7; ++k) {
-          const i64 val = wrap48(i128(c0[k]) + i128(gx[k]) * (cx - X[0]) + i128(gy[k]) * (cy - Y[0]));
-          a[k] = val >> kFrac;
-        }
-        const std::uint32_t z = std::uint32_t(std::clamp<i64>(a[0], 0, 0xFFFFFF));
-        std::uint32_t rgba = 0;
-        for (int c = 0; c < 4; ++c) rgba |= std::uint32_t(std::clamp<i64>(a[1 + c], 0, 255)) << (8 * c);
-        // FS/TP: u, v wrap modulo 1.0; nearest texel; modulate each channel
-        if (st_.tex_ctrl & 1) {
-          const unsigned lw = (st_.tex_ctrl >> 8) & 0xF, lh = (st_.tex_ctrl >> 16) & 0xF;
-          const std::uint32_t u = std::uint32_t(a[5]) & 0xFFFF, vv = std::uint32_t(a[6]) & 0xFFFF;
-          const std::uint32_t tx = u >> (16 - lw), ty = vv >> (16 - lh);
-          const std::uint32_t texel = mem_.read32(st_.tex_base + (((ty << lw) + tx) << 2));
-          std::uint32_t m = 0;
-          for (int c = 0; c < 4; ++c) {
-            const std::uint32_t p = ((rgba >> (8 * c)) & 0xFF) * ((texel >> (8 * c)) & 0xFF) + 255;
-            m |= ((p >> 8) & 0xFF) << (8 * c);
-          }
-          rgba = m;
-        }
-        // RB
-        const std::uint32_t off = (std::uint32_t(py) * rp_.width + std::uint32_t(px)) * 4;
-        const std::uint32_t zs = mem_.read32(rp_.depth_addr + off) & 0xFFFFFF;
-        bool pass = false;
-        switch (st_.depth_func) {
-          case 0: pass = false; break;
-          case 1: pass = z < zs; break;
-          case 2: pass = z <= zs; break;
-          default: pass = true; break;
-        }
-        if (!pass) continue;
-        ++cnt_.pass;
-        if (st_.color_write) mem_.write32(rp_.color_addr + off, rgba);
-        if (st_.depth_write) mem_.write32(rp_.depth_addr + off, z);
+  auto edge = [&](int i, i64 cx, i64 cy) { return A[i] * (cx - X[anchor[i]]) + B[i] * (cy - Y[anchor[i]]); };
+  auto inside = [&](int i, i64 w) { return w > 0 || (w == 0 && topleft[i]); };
+  auto zplane = [&](i64 cx, i64 cy) {
+    return wrap48(i128(c0[0]) + i128(gx[0]) * (cx - X[0]) + i128(gy[0]) * (cy - Y[0]));
+  };
+  auto zclamp = [](i64 v) { return std::uint32_t(std::clamp<i64>(v >> kFrac, 0, 0xFFFFFF)); };
+  auto fits48 = [](i128 v) { return v >= -(i128(1) << 47) && v < (i128(1) << 47); };
+  // one 2x2 quad: covered pixels go through FS/TP and RB; true when any pixel was covered
+  auto quad = [&](std::int32_t qx, std::int32_t qy) {
+    bool any = false;
+    for (int p = 0; p < 4; ++p) {
+      const std::int32_t px = qx + (p & 1), py = qy + (p >> 1);
+      if (px < rx0 || px > rx1 || py < ry0 || py > ry1) continue;
+      const i64 cx = 16 * i64(px) + 8, cy = 16 * i64(py) + 8;
+      bool in = true;
+      for (int i = 0; i < 3; ++i) {
+        const i64 w = A[i] * (cx - X[anchor[i]]) + B[i] * (cy - Y[anchor[i]]);
+        if (!(w > 0 || (w == 0 && topleft[i]))) in = false;
       }
-      if (any) ++cnt_.quads;
+      if (!in) continue;
+      any = true;
+      ++cnt_.frags;
+      if (!frag_map_.empty() && std::uint32_t(px) < map_w_ && std::uint32_t(py) < map_h_) {
+        ++frag_map_[std::size_t(py) * map_w_ + px];
+      }
+      // attributes: plane value at the pixel centre, >> 20, clamped
+      i64 a[7];
+      for (int k = 0; k < 7; ++k) {
+        const i64 val = wrap48(i128(c0[k]) + i128(gx[k]) * (cx - X[0]) + i128(gy[k]) * (cy - Y[0]));
+        a[k] = val >> kFrac;
+      }
+      const std::uint32_t z = std::uint32_t(std::clamp<i64>(a[0], 0, 0xFFFFFF));
+      std::uint32_t rgba = 0;
+      for (int c = 0; c < 4; ++c) rgba |= std::uint32_t(std::clamp<i64>(a[1 + c], 0, 255)) << (8 * c);
+      // FS/TP: u, v wrap modulo 1.0; nearest texel; modulate each channel
+      if (st_.tex_ctrl & 1) {
+        const unsigned lw = (st_.tex_ctrl >> 8) & 0xF, lh = (st_.tex_ctrl >> 16) & 0xF;
+        const std::uint32_t u = std::uint32_t(a[5]) & 0xFFFF, vv = std::uint32_t(a[6]) & 0xFFFF;
+        const std::uint32_t tx = u >> (16 - lw), ty = vv >> (16 - lh);
+        const std::uint32_t texel = mem_.read32(st_.tex_base + (((ty << lw) + tx) << 2));
+        std::uint32_t m = 0;
+        for (int c = 0; c < 4; ++c) {
+          const std::uint32_t p = ((rgba >> (8 * c)) & 0xFF) * ((texel >> (8 * c)) & 0xFF) + 255;
+          m |= ((p >> 8) & 0xFF) << (8 * c);
+        }
+        rgba = m;
+      }
+      // RB
+      const std::uint32_t off = (std::uint32_t(py) * rp_.width + std::uint32_t(px)) * 4;
+      const std::uint32_t zs = mem_.read32(rp_.depth_addr + off) & 0xFFFFFF;
+      bool pass = false;
+      switch (st_.depth_func) {
+        case 0: pass = false; break;
+        case 1: pass = z < zs; break;
+        case 2: pass = z <= zs; break;
+        default: pass = true; break;
+      }
+      if (!pass) continue;
+      ++cnt_.pass;
+      if (st_.color_write) mem_.write32(rp_.color_addr + off, rgba);
+      if (st_.depth_write) mem_.write32(rp_.depth_addr + off, z);
+    }
+      return any;
+  };
+  // LRZ: slice-space address of this tile's first entry (docs/raster.md "LRZ")
+  const std::uint32_t bpt = 1u << (l2 - 3);
+  const std::uint64_t lrz_tile = (std::uint64_t(ty) * lrz_row_tiles() + tx / st_.slices()) * bpt * bpt;
+  const bool lrz_test = st_.lrz_enable && (st_.depth_func == TS_DEPTH_FUNC_LESS || st_.depth_func == TS_DEPTH_FUNC_LEQUAL);
+  for (std::int32_t by = ry0 & ~7; by <= ry1; by += 8) {
+    for (std::int32_t bx = rx0 & ~7; bx <= rx1; bx += 8) {
+      // corners: pixel centres bx, bx + 8 x by, by + 8 (a superset of the block's pixels)
+      bool out = false, full = true;
+      for (int i = 0; i < 3; ++i) {
+        bool any_in = false;
+        for (int k = 0; k < 4; ++k) {
+          const bool in = inside(i, edge(i, 16 * i64(bx + 8 * (k & 1)) + 8, 16 * i64(by + 8 * (k >> 1)) + 8));
+          any_in |= in;
+          full &= in;
+        }
+        out |= !any_in;
+      }
+      if (out) continue;   // no pixel of the block is inside the triangle
+      const std::int32_t qx0 = std::max(bx, rx0 & ~1), qy0 = std::max(by, ry0 & ~1);
+      const std::int32_t qx1 = std::min(bx + 6, rx1 & ~1), qy1 = std::min(by + 6, ry1 & ~1);
+      // LRZ test and update: z at the corners, stepped as GRAS steps them (wrapping, and
+      // only trusted when no step overflows the 48-bit plane)
+      full = full && bx >= rx0 && bx + 7 <= rx1 && by >= ry0 && by + 7 <= ry1;
+      const i64 z0 = zplane(16 * i64(bx) + 8, 16 * i64(by) + 8);
+      const i128 sx = i128(gx[0]) * 128, sy = i128(gy[0]) * 128;
+      const i128 z1 = i128(z0) + i128(wrap48(sx)), z2 = i128(z0) + i128(wrap48(sy));
+      const i128 z3 = i128(wrap48(z1)) + i128(wrap48(sy));
+      const bool zok = fits48(sx) && fits48(sy) && fits48(z1) && fits48(z2) && fits48(z3);
+      std::uint32_t zmin = 0xFFFFFF, zmax = 0;
+      for (i64 zc : {z0, wrap48(z1), wrap48(z2), wrap48(z3)}) {
+        zmin = std::min(zmin, zclamp(zc));
+        zmax = std::max(zmax, zclamp(zc));
+      }
+      const std::uint32_t iby = (std::uint32_t(by) >> 3) & (bpt - 1), ibx = (std::uint32_t(bx) >> 3) & (bpt - 1);
+      const std::uint64_t addr = lrz_tile + iby * bpt + ibx;
+      if (lrz_valid_ && lrz_test && zok && addr < lrz_.size()) {
+        const std::uint32_t bound = (std::uint32_t(lrz_[addr]) << 8) | 0xFF;
+        const bool reject = st_.depth_func == TS_DEPTH_FUNC_LESS ? zmin >= bound : zmin > bound;
+        if (reject) {
+          ++cnt_.lrz_blocks;
+          cnt_.lrz_quads += std::uint64_t((qx1 - qx0) / 2 + 1) * std::uint64_t((qy1 - qy0) / 2 + 1);
+          // safety: every pixel the triangle covers here fails the full depth test now
+          for (std::int32_t py = std::max(by, ry0); py <= std::min(by + 7, ry1); ++py) {
+            for (std::int32_t px = std::max(bx, rx0); px <= std::min(bx + 7, rx1); ++px) {
+              const i64 cx = 16 * i64(px) + 8, cy = 16 * i64(py) + 8;
+              if (!(inside(0, edge(0, cx, cy)) && inside(1, edge(1, cx, cy)) && inside(2, edge(2, cx, cy)))) continue;
+              const std::uint32_t z = zclamp(zplane(cx, cy));
+              const std::uint32_t off = (std::uint32_t(py) * rp_.width + std::uint32_t(px)) * 4;
+              const std::uint32_t zs = mem_.read32(rp_.depth_addr + off) & 0xFFFFFF;
+              const bool pass = st_.depth_func == TS_DEPTH_FUNC_LESS ? z < zs : z <= zs;
+              if (pass && lrz_unsafe_++ == 0) {
+                lrz_unsafe_first_ = fmt::format(
+                    "LRZ rejected block ({},{}) of triangle {} but pixel ({},{}) z 0x{:06x} passes against 0x{:06x} "
+                    "(entry 0x{:04x}, block zmin 0x{:06x})", bx, by, tri.prim_id, px, py, z, zs, lrz_[addr], zmin);
+              }
+            }
+          }
+          continue;
+        }
+        if (st_.depth_write && full && (zmax >> 8) < lrz_[addr]) lrz_[addr] = std::uint16_t(zmax >> 8);
+      }
+      for (std::int32_t qy = qy0; qy <= qy1; qy += 2) {
+        for (std::int32_t qx = qx0; qx <= qx1; qx += 2) {
+          const std::uint64_t passed = cnt_.pass;
+          if (quad(qx, qy)) {
+            ++cnt_.quads;
+            if (cnt_.pass == passed) ++cnt_.hidden_quads;
+          }
+        }
+      }
     }
   }
 }

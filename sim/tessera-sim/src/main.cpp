@@ -71,6 +71,7 @@ struct RunArgs {
   uint32_t bin_size = 32;
   std::string distribution = "round-robin";
   uint32_t subbatch = 256;
+  std::string lrz = "on";
   uint32_t memory_mib = static_cast<uint32_t>(kDefaultGpuMemoryBytes >> 20);
   bool no_render = false;
   bool quiet = false;
@@ -290,11 +291,14 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                             {"cche_misses", f.cche_misses},
                             {"cche_writebacks", f.cche_writebacks},
                             {"cche_fills", f.cche_fills},
-
+                            {"lrz_rejected_blocks", f.lrz_rejected_blocks},
+                            {"lrz_rejected_quads", f.lrz_rejected_quads},
+                            {"quads_hidden", f.quads_hidden},
                             {"busy_cycles", f.busy_cycles},
                             {"cycles", slice_cycles_json(f)}});
     } else {
-      slices.push_back(json{{"slice", s}, {"primitives", nullptr}, {"fragments", nullptr}, {"busy_cycles", nullptr}});
+      slices.push_back(json{{"slice", s}, {"primitives", nullptr}, {"fragments", nullptr}, {"lrz_rejected_quads", nullptr},
+                            {"busy_cycles", nullptr}});
     }
   }
   j["slices"] = slices;
@@ -373,7 +377,9 @@ void add(FrameStats& s, const FrameStats& f) {
     t.cche_misses += x.cche_misses;
     t.cche_writebacks += x.cche_writebacks;
     t.cche_fills += x.cche_fills;
-
+    t.lrz_rejected_blocks += x.lrz_rejected_blocks;
+    t.lrz_rejected_quads += x.lrz_rejected_quads;
+    t.quads_hidden += x.quads_hidden;
     t.busy_cycles += x.busy_cycles;
     for (std::size_t a = 0; a < x.cycles.size(); ++a) t.cycles[a] += x.cycles[a];
   }
@@ -494,6 +500,7 @@ int cmd_run(RunArgs a) {
   rc.slices = a.slices;
   rc.least_loaded = a.distribution == "least-loaded";
   rc.subbatch = a.subbatch;
+  rc.lrz = a.lrz == "on";
   rc.seed = a.seed;
   rc.bin_size = a.bin_size == 16 ? tessera::driver::BinSize::Px16
                                  : (a.bin_size == 64 ? tessera::driver::BinSize::Px64 : tessera::driver::BinSize::Px32);
@@ -548,6 +555,7 @@ int cmd_run(RunArgs a) {
                   {"bin_size", a.bin_size},
                   {"distribution", a.distribution},
                   {"subbatch", a.subbatch},
+                  {"lrz", a.lrz},
                   {"seed", a.seed},
                   {"memory_bytes", rc.memory_bytes},
                   {"render", renders},
@@ -609,17 +617,17 @@ int cmd_run(RunArgs a) {
         std::printf(" %10.1f%%", total.cycles ? 100.0 * static_cast<double>(c) / static_cast<double>(total.cycles) : 0.0);
       std::printf("\n");
     }
-    std::printf("\n%6s %9s %9s %10s %10s %11s %8s %9s %9s\n", "slice", "tris", "bins", "fragments", "passed",
-                "busy cyc", "busy", "CCHE hit", "CCHE wb");
+    std::printf("\n%6s %9s %9s %10s %10s %11s %8s %9s %9s %9s\n", "slice", "tris", "bins", "fragments", "passed",
+                "busy cyc", "busy", "CCHE hit", "CCHE wb", "LRZ quads");
     for (std::size_t i = 0; i < total.slices.size(); ++i) {
       const SliceFrameStats& f = total.slices[i];
       const uint64_t acc = f.cche_hits + f.cche_misses;
-      std::printf("%6zu %9s %9s %10s %10s %11s %7.1f%% %8.1f%% %9s\n", i, si(static_cast<double>(f.triangles)).c_str(),
+      std::printf("%6zu %9s %9s %10s %10s %11s %7.1f%% %8.1f%% %9s %9s\n", i, si(static_cast<double>(f.triangles)).c_str(),
                   si(static_cast<double>(f.bins)).c_str(), si(static_cast<double>(f.fragments)).c_str(),
                   si(static_cast<double>(f.fragments_passed)).c_str(), si(static_cast<double>(f.busy_cycles)).c_str(),
                   total.cycles ? 100.0 * static_cast<double>(f.busy_cycles) / static_cast<double>(total.cycles) : 0.0,
                   acc ? 100.0 * static_cast<double>(f.cche_hits) / static_cast<double>(acc) : 0.0,
-                  si(static_cast<double>(f.cche_writebacks)).c_str());
+                  si(static_cast<double>(f.cche_writebacks)).c_str(), si(static_cast<double>(f.lrz_rejected_quads)).c_str());
     }
   }
   std::printf("\nuploads:    set-up %s bytes in %.2f s (%s cycles); vertices and indices %s bytes per frame in %.2f s, "
@@ -753,6 +761,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--subbatch", a.subbatch, "Primitives per PC_US sub-batch")->check(CLI::Range(16u, 1024u))->capture_default_str();
   run->add_option("--bin-size", a.bin_size, "Fine bin (tile) size in pixels")->check(CLI::IsMember({16u, 32u, 64u}))->capture_default_str();
+  run->add_option("--lrz", a.lrz, "The raster slices' early depth rejection (LRZ); pictures are the same either way")
+      ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
   run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG");
   run->add_flag("--quiet,-q", a.quiet, "No progress and no summary");
   run->add_flag("--json", a.json, "Print stats.json on stdout instead of the summary and progress (warnings "

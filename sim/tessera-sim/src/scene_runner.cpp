@@ -227,6 +227,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     state.bin_size = cfg_.bin_size;
     state.distribution = cfg_.least_loaded ? DistributionPolicy::LeastLoaded : DistributionPolicy::RoundRobin;
     state.subbatch = cfg_.subbatch;
+    state.lrz = cfg_.lrz;
     gp.state = state;
 
     cb.set_group(*t.group);
@@ -334,6 +335,9 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       f.cche_writebacks = d(SliceStats::kCcheWritebacks);
       f.cche_fills = d(SliceStats::kCcheFills);
       f.busy_cycles = d(SliceStats::kBusyCycles);
+      f.lrz_rejected_blocks = d(SliceStats::kLrzRejectedBlocks);
+      f.lrz_rejected_quads = d(SliceStats::kLrzRejectedQuads);
+      f.quads_hidden = d(SliceStats::kQuadsHidden);
       for (std::size_t a = 0; a < kSliceActivities.size(); ++a) f.cycles[a] = d(SliceStats::kActivities[a].word);
       // The host's vertex and index uploads happen before the submission, with the GPU idle;
       // the frame's cycles leave them out, so its idle cycles do too.

@@ -38,6 +38,7 @@ struct Options {
   bool least_loaded = false;
   tessera::driver::BinSize bin = tessera::driver::BinSize::Px32;
   uint32_t subbatch = 256;
+  bool lrz = true;
 };
 
 // Runs `frames` frames; the reference backend renders with the reference renderer. Memory is
@@ -50,6 +51,7 @@ Result run(const LoadedScene& ls, const std::string& backend, uint32_t frames, u
   rc.least_loaded = o.least_loaded;
   rc.bin_size = o.bin;
   rc.subbatch = o.subbatch;
+  rc.lrz = o.lrz;
   RefFrameRenderer own;
   if (backend == "ref" && !renderer) renderer = &own;
   SceneRunner r(ls, rc, backend == "ref" ? renderer : nullptr);
@@ -434,4 +436,45 @@ TEST(Runner, WatchdogNamesTheStalledSlices) {
     EXPECT_NE(what.find("CCHE of slice "), std::string::npos) << what;
     EXPECT_NE(what.find("DRAM ("), std::string::npos) << what;
   }
+}
+
+// Catches (issue 16 item 7, docs/raster.md "LRZ"): the shipped overdraw scene (eight
+// screen-filling layers drawn front to back) leaving more than 10% of its hidden quads to the
+// fragment shader on the 4-slice GPU; the LRZ removing a quad that was not hidden (the quads it
+// removes must equal the hidden quads it removes); the picture changing with the LRZ, or
+// differing from the reference renderer's. Prints the figure.
+TEST(Runner, OverdrawSceneLrzRemovesTheHiddenQuads) {
+  const LoadedScene ls = load_assets(load_scene(std::string(TESSERA_SOURCE_DIR) + "/scenes/overdraw/overdraw.yaml"));
+  Options o;
+  o.slices = 4;
+  RefFrameRenderer ref_renderer;
+  const Result ref = run(ls, "ref", 1, 64, o, &ref_renderer);
+  uint64_t quads[2] = {}, hidden[2] = {}, rejected[2] = {}, cycles[2] = {};
+  std::vector<uint8_t> screen[2];
+  for (int lrz : {0, 1}) {
+    o.lrz = lrz != 0;
+    const Result r = run(ls, "rtl", 1, 64, o);
+    screen[lrz] = r.screen;
+    cycles[lrz] = r.frames.at(0).cycles;
+    for (const auto& s : r.frames.at(0).slices) {
+      quads[lrz] += s.quads;
+      hidden[lrz] += s.quads_hidden;
+      rejected[lrz] += s.lrz_rejected_quads;
+    }
+  }
+  EXPECT_TRUE(screen[0] == ref.screen) << "LRZ off: the picture differs from the reference renderer's";
+  EXPECT_TRUE(screen[1] == ref.screen) << "LRZ on: the picture differs from the reference renderer's";
+  EXPECT_EQ(quads[1], ref_renderer.quads()) << "the reference renderer's LRZ rejects other quads";
+  EXPECT_EQ(rejected[0], 0u) << "--lrz off still rejected quads";
+  ASSERT_GT(hidden[0], 0u);
+  EXPECT_EQ(quads[0] - quads[1], hidden[0] - hidden[1]) << "the LRZ removed quads that were not hidden";
+  const double share = double(hidden[0] - hidden[1]) / double(hidden[0]);
+  std::printf("FIGURE overdraw scene (8 layers, 320x240, 4 slices): LRZ off %lu quads, %lu hidden, %lu cycles; "
+              "LRZ on %lu quads, %lu hidden, %lu cycles, %lu quad positions rejected: %.1f%% of the hidden quads "
+              "removed before FS (target 90%%)\n",
+              static_cast<unsigned long>(quads[0]), static_cast<unsigned long>(hidden[0]),
+              static_cast<unsigned long>(cycles[0]), static_cast<unsigned long>(quads[1]),
+              static_cast<unsigned long>(hidden[1]), static_cast<unsigned long>(cycles[1]),
+              static_cast<unsigned long>(rejected[1]), 100.0 * share);
+  EXPECT_GE(share, 0.90);
 }

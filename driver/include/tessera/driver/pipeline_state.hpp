@@ -77,6 +77,9 @@ struct PipelineState {
   BinSize bin_size = BinSize::Px32;       // fixed for a render pass (RASTER.BIN, GEOM.TILE)
   DistributionPolicy distribution = DistributionPolicy::RoundRobin;
   uint32_t subbatch = 256;                // primitives per sub-batch, 16..1024
+  // Early depth rejection by each raster slice's LRZ (RASTER.LRZ, docs/raster.md "LRZ"):
+  // pictures are the same either way, only the work differs.
+  bool lrz = true;
   bool operator==(const PipelineState&) const = default;
 };
 
@@ -90,9 +93,11 @@ struct StateRegisters {
   static constexpr uint32_t kRasterFirst = TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET;
   static constexpr uint32_t kRasterCount = (TS_RASTER_TEX_BASE_OFFSET - TS_RASTER_DEPTH_OFFSET) / 4 + 1;
   static constexpr uint32_t kRasterBin = TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET;
+  static constexpr uint32_t kRasterLrz = TS_RASTER_BASE_ADDR + TS_RASTER_LRZ_OFFSET;
   std::array<uint32_t, kGeomCount> geom{};
   std::array<uint32_t, kRasterCount> raster{};
   uint32_t raster_bin = 0;
+  uint32_t raster_lrz = 0;   // RASTER.LRZ, written with RASTER.BIN and when a draw changes it
 };
 
 // Each register of the runs, by its spec offset (for the encoder and its tests).

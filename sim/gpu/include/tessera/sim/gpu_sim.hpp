@@ -64,6 +64,9 @@ struct SliceStats {
     kInputWaitCycles = Layout::Pos::input_wait_cycles.lsb / 32,
     kMemoryWaitCycles = Layout::Pos::memory_wait_cycles.lsb / 32,
     kClearCycles = Layout::Pos::clear_cycles.lsb / 32,
+    kLrzRejectedBlocks = Layout::Pos::lrz_rejected_blocks.lsb / 32,
+    kLrzRejectedQuads = Layout::Pos::lrz_rejected_quads.lsb / 32,
+    kQuadsHidden = Layout::Pos::quads_hidden.lsb / 32,
   };
   // The eight activity counters: exactly one advances per cycle (tessera_raster_pkg::act_e),
   // so they add up to the cycles elapsed. In the order of act_e.

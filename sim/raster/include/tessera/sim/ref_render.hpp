@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tessera/sim/sparse_memory.hpp"
@@ -51,6 +52,7 @@ struct RasterState {
   std::uint32_t batch = 64;
   std::uint32_t bin_size = 1;              // ts bin_size: 0 16x16, 1 32x32, 2 64x64
   std::uint32_t num = 1, index = 0, skew = 1;
+  std::uint32_t lrz_enable = 1;
   unsigned tile_log2() const { return 4 + (bin_size >= 2 ? 2 : bin_size); }
   unsigned slices() const { return (num >= 2 && num <= 8) ? num : 1; }
 };
@@ -67,12 +69,17 @@ struct BinRecord {
 
 struct Counters {
   std::uint64_t tris = 0, bins = 0, bin_prims = 0, quads = 0, frags = 0, pass = 0;
+  std::uint64_t lrz_blocks = 0, lrz_quads = 0;   // LRZ rejections (docs/raster.md "LRZ")
+  // Quads that reached the RB (covered, not LRZ-rejected) and passed no fragment: the hidden
+  // work the LRZ exists to remove. Reference only (the RTL does not count it).
+  std::uint64_t hidden_quads = 0;
   bool operator==(const Counters&) const = default;
 };
 
 class RefRenderer {
  public:
-  explicit RefRenderer(SparseMemory& mem, unsigned max_batch = 64);
+  // lrz_blocks: entries of the slice's LRZ (raster_slice LRZ_BLOCKS); 0: no LRZ.
+  explicit RefRenderer(SparseMemory& mem, unsigned max_batch = 64, unsigned lrz_blocks = 4096);
 
   // The command stream of one slice, in order. Every command closes the open batch first.
   void set_reg(std::uint32_t offset, std::uint32_t value);   // RASTER block offset
@@ -84,6 +91,13 @@ class RefRenderer {
   const std::vector<BinRecord>& bins() const { return bins_; }
   const Counters& counters() const { return cnt_; }
   const RasterState& state() const { return st_; }
+
+  // LRZ safety (docs/raster.md "LRZ"): every rejection is checked against the full
+  // per-pixel depth test of the pixels the primitive covers in the block, with the depth
+  // stored at that moment. A rejection that would have hidden a passing fragment is counted
+  // here (0 when the LRZ is correct) and the first one described.
+  std::uint64_t lrz_unsafe() const { return lrz_unsafe_; }
+  const std::string& lrz_unsafe_first() const { return lrz_unsafe_first_; }
 
   // Per-pixel fragment count since construction (only when enabled; for watertightness
   // tests): frag_count(x, y) = how many covered fragments pixel (x, y) received.
@@ -104,6 +118,8 @@ class RefRenderer {
   void close_batch();
   void render(const Triangle& t, const PixelBox& box, std::uint32_t tx, std::uint32_t ty);
   void clear_owned_tiles();
+  std::uint32_t lrz_tiles_x() const;
+  std::uint32_t lrz_row_tiles() const;   // slice-space tiles per row: ceil(tiles_x / N)
 
   SparseMemory& mem_;
   unsigned max_batch_;
@@ -116,6 +132,11 @@ class RefRenderer {
   std::uint32_t batch_no_ = 0;
   std::uint32_t map_w_ = 0, map_h_ = 0;
   std::vector<std::uint32_t> frag_map_;
+  // LRZ: 16-bit entries, every stored depth of the block <= (entry << 8) | 0xFF
+  std::vector<std::uint16_t> lrz_;
+  bool lrz_valid_ = false;               // usable in this render pass
+  std::uint64_t lrz_unsafe_ = 0;
+  std::string lrz_unsafe_first_;
 };
 
 }  // namespace tessera::sim::raster

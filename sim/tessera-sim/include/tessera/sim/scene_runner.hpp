@@ -48,6 +48,7 @@ struct RunConfig {
   driver::BinSize bin_size = driver::BinSize::Px32;
   bool least_loaded = false;          // GEOM.DIST policy: least loaded (else round robin)
   uint32_t subbatch = 256;            // GEOM.SUBBATCH: primitives per sub-batch, 16..1024
+  bool lrz = true;                    // RASTER.LRZ: the slices' early depth rejection
   const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): the run stops with an exception
 };
 
@@ -64,6 +65,8 @@ struct SliceFrameStats {
   uint64_t quads = 0, fragments = 0, fragments_passed = 0;
   uint64_t line_reads = 0, line_writes = 0, texel_hits = 0, texel_misses = 0;
   uint64_t cche_hits = 0, cche_misses = 0, cche_writebacks = 0, cche_fills = 0;
+  uint64_t lrz_rejected_blocks = 0, lrz_rejected_quads = 0;   // docs/raster.md "LRZ"
+  uint64_t quads_hidden = 0;    // quads that reached the RB and passed no pixel
   uint64_t busy_cycles = 0;     // doing work: clear + load + setup + raster + store
   std::array<uint64_t, kSliceActivities.size()> cycles{};  // per kSliceActivities entry
 };
