@@ -259,8 +259,13 @@ module raster_gras (
   logic last_qx, last_qy, adv;
   assign last_qx = (qx_q[2:1] == eqx) || rowskip;
   assign last_qy = (qy_q[2:1] == eqy);
-  assign quad_valid_o = (st_q == G_QUAD) && (cov != '0);
-  assign adv = (st_q == G_QUAD) && ((cov == '0) || quad_ready_i);
+  // Quads go out in G_QUAD, and already in G_ENTER when the block needs no 2-pixel entry
+  // step and the LRZ keeps it (the block's first quad then costs no extra cycle).
+  logic need2, emit;
+  assign need2 = oqx[0] || oqy[0];
+  assign emit = (st_q == G_QUAD) || ((st_q == G_ENTER) && !need2 && !lrz_reject_i);
+  assign quad_valid_o = emit && (cov != '0);
+  assign adv = emit && ((cov == '0) || quad_ready_i);
 
   // ---- walk -----------------------------------------------------------------------------------
   logic next_blk, next_row;   // leave the block: to the next one, or to the next block row
@@ -287,6 +292,7 @@ module raster_gras (
         qx_d  = bx_q + {8'd0, oqx, 1'b0};
         qy_d  = by_q + {8'd0, oqy, 1'b0};
         for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = borg_q[j*48 +: 48] + skip4[j*48 +: 48];
+        row_d = cur_d;
         if (lrz_hold_i) begin
           st_d = G_BLK;
         end else if (blk_reject) begin
@@ -300,29 +306,34 @@ module raster_gras (
       G_ENTER: begin
         if (lrz_reject_i) begin
           next_blk = 1'b1;
-        end else begin
+        end else if (need2) begin
           for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = cur_q[j*48 +: 48] + skip2[j*48 +: 48];
           row_d = cur_d;
           st_d = G_QUAD;
-        end
-      end
-      G_QUAD: if (adv) begin
-        if (!last_qx) begin
-          qx_d = qx_q + 11'd2;
-          for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = cur_q[j*48 +: 48] + {gxf[j*48 +: 43], 5'd0};
-        end else if (!last_qy) begin
-          qx_d = bx_q + {8'd0, oqx, 1'b0};
-          qy_d = qy_q + 11'd2;
-          for (int j = 0; j < NP; j++) begin
-            row_d[j*48 +: 48] = row_q[j*48 +: 48] + {gyf[j*48 +: 43], 5'd0};
-            cur_d[j*48 +: 48] = row_d[j*48 +: 48];
-          end
         end else begin
-          next_blk = 1'b1;
+          st_d = G_QUAD;    // the first quad goes out now (emit), stepped below
         end
       end
+      G_QUAD: ;
       default: st_d = G_IDLE;
     endcase
+    // one quad step (G_QUAD, or G_ENTER's first quad)
+    if (adv) begin
+      if (!last_qx) begin
+        qx_d = qx_q + 11'd2;
+        for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = cur_q[j*48 +: 48] + {gxf[j*48 +: 43], 5'd0};
+      end else if (!last_qy) begin
+        qx_d = bx_q + {8'd0, oqx, 1'b0};
+        qy_d = qy_q + 11'd2;
+        for (int j = 0; j < NP; j++) begin
+          row_d[j*48 +: 48] = row_q[j*48 +: 48] + {gyf[j*48 +: 43], 5'd0};
+          cur_d[j*48 +: 48] = row_d[j*48 +: 48];
+        end
+      end else begin
+        next_blk = 1'b1;
+      end
+    end
+
     // leaving a block
     if (next_blk && !last_bx) begin
       bx_d = bx_q + 11'd8;
