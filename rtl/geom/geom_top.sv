@@ -64,7 +64,12 @@ module geom_top #(
   output logic                                          reg_req_ready_o,
   input  tessera_regbus_pkg::reg_req_t                  reg_req_i,
   output logic                                          reg_rsp_valid_o,
-  output tessera_regbus_pkg::reg_rsp_t                  reg_rsp_o
+  output tessera_regbus_pkg::reg_rsp_t                  reg_rsp_o,
+  // monitor (spec/layouts.yaml slice_monitor): PC_US's sub-batch dispatches and the
+  // primitives each geometry slice holds
+  output logic [NUM_SLICES-1:0]                         mon_sb_o,
+  output logic [geom_pkg::SB_SIZE_W-1:0]                mon_sb_prims_o,
+  output logic [NUM_SLICES*16-1:0]                      mon_outstanding_o
 );
 
   localparam int unsigned NS   = NUM_SLICES;
@@ -121,6 +126,10 @@ module geom_top #(
     .side_valid_o(sf_wvalid), .side_ready_i(sf_wready), .side_cmd_o(sf_wdata),
     .ev_draw_o(ev_draw), .ev_bad_topo_o(ev_bad_topo), .ev_bad_itype_o(ev_bad_itype),
     .ev_sb_o(ev_sb), .ev_sb_prims_o(ev_sb_prims));
+
+  assign mon_sb_o          = ev_sb;
+  assign mon_sb_prims_o    = ev_sb_prims;
+  assign mon_outstanding_o = outstanding;
 
   logic unused_sf_full, unused_sf_empty;
   logic [$clog2(ORD_DEPTH+1)-1:0] unused_of_depth;

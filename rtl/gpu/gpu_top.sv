@@ -35,6 +35,7 @@ module gpu_top #(
   localparam int unsigned NPp  = NUM_SLICES,                // pipeline memory clients (CCHEs)
   localparam int unsigned NCl  = 2 + NUM_PIPE_CLIENTS + NPp,
   localparam int unsigned StatW = (NUM_SLICES > 0 ? NUM_SLICES : 1) * tessera_spec_pkg::TS_SLICE_STATS_W,
+  localparam int unsigned MonW  = (NUM_SLICES > 0 ? NUM_SLICES : 1) * tessera_spec_pkg::TS_SLICE_MONITOR_W,
   localparam int unsigned ReqW = tessera_mem_pkg::MEM_REQ_W,
   localparam int unsigned RspW = tessera_mem_pkg::MEM_RSP_W,
   localparam int unsigned PcW  = NUM_PIPE_CLIENTS
@@ -98,6 +99,7 @@ module gpu_top #(
   output logic                         pipe_mon_valid_o,  // a CP pipeline command accepted
   output tessera_cp_pkg::pipe_cmd_t    pipe_mon_cmd_o,    // ... and which
   output logic [StatW-1:0]             pipe_stat_o,   // pipe_top stat_o (0 without a pipeline)
+  output logic [MonW-1:0]              slice_mon_o,   // pipe_top mon_o (0 without a pipeline)
 
   // AXI4 master towards the DRAM model
   output logic                         m_axi_awvalid_o,
@@ -238,7 +240,8 @@ module gpu_top #(
       .reg_req_i(geom_req), .reg_rsp_valid_o(geom_rsp_valid), .reg_rsp_o(geom_rsp),
       .mem_req_valid_o(pp_req_valid), .mem_req_ready_i(pp_req_ready), .mem_req_o(pp_req),
       .mem_rsp_valid_i(pp_rsp_valid), .mem_rsp_ready_o(pp_rsp_ready), .mem_rsp_i(pp_rsp),
-      .busy_o(pipe_busy_o), .cche_busy_o(cche_busy), .stat_o(pipe_stat_o));
+      .busy_o(pipe_busy_o), .cche_busy_o(cche_busy), .stat_o(pipe_stat_o),
+      .mon_o(slice_mon_o));
     assign cche_busy_o = 8'(cche_busy);
   end else begin : gen_standin
     assign pipe_valid_o       = cp_pipe_valid;
@@ -258,6 +261,7 @@ module gpu_top #(
     assign pipe_busy_o        = 1'b0;
     assign cche_busy_o        = '0;
     assign pipe_stat_o        = '0;
+    assign slice_mon_o        = '0;
     logic unused_pp;
     assign unused_pp = ^{pp_req_ready, pp_rsp_valid, pp_rsp, geom_req};
   end

@@ -50,7 +50,8 @@ module pipe_top #(
   localparam int unsigned NCl      = NUM_SLICES,
   localparam int unsigned ReqW     = tessera_mem_pkg::MEM_REQ_W,
   localparam int unsigned RspW     = tessera_mem_pkg::MEM_RSP_W,
-  localparam int unsigned StatW    = tessera_spec_pkg::TS_SLICE_STATS_W  // statistics bits per slice
+  localparam int unsigned StatW    = tessera_spec_pkg::TS_SLICE_STATS_W,  // statistics bits per slice
+  localparam int unsigned MonW     = tessera_spec_pkg::TS_SLICE_MONITOR_W  // monitor bits per slice
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
@@ -84,7 +85,10 @@ module pipe_top #(
   // per slice s, the statistics block at [s*StatW +: StatW] (wrapping counters): layout
   // slice_stats of spec/layouts.yaml (docs/reference/layouts.md), field F at
   // tessera_spec_pkg::TS_SLICE_STATS_<F>_LSB
-  output logic [NS*StatW-1:0]          stat_o
+  output logic [NS*StatW-1:0]          stat_o,
+  // per slice s, what it does this cycle at [s*MonW +: MonW]: layout slice_monitor of
+  // spec/layouts.yaml (debug port for the simulator's per-bin figures and timeline)
+  output logic [NS*MonW-1:0]           mon_o
 );
 
   localparam int unsigned CrW = 8;   // completion credits (bounded by TRK_DEPTH)
@@ -177,6 +181,9 @@ module pipe_top #(
   logic [NS-1:0]                    gm_req_valid, gm_req_ready, gm_rsp_valid, gm_rsp_ready;
   logic [NS*ReqW-1:0]               gm_req;
   logic [NS*RspW-1:0]               gm_rsp;
+  logic [NS-1:0]                    g_mon_sb;
+  logic [geom_pkg::SB_SIZE_W-1:0]   g_mon_sb_prims;
+  logic [NS*16-1:0]                 g_mon_outstanding;
 
   geom_top #(.NUM_SLICES(NS)) u_geom (
     .clk_i, .rst_ni,
@@ -188,7 +195,8 @@ module pipe_top #(
     .tri_valid_o(tri_valid), .tri_ready_i(tri_ready), .tri_o(tris),
     .rd_req_valid_i(rd_req_valid), .rd_req_ready_o(rd_req_ready), .rd_req_i(rd_req),
     .rd_rsp_valid_o(rd_rsp_valid), .rd_rsp_o(rd_rsp),
-    .reg_req_valid_i, .reg_req_ready_o, .reg_req_i, .reg_rsp_valid_o, .reg_rsp_o);
+    .reg_req_valid_i, .reg_req_ready_o, .reg_req_i, .reg_rsp_valid_o, .reg_rsp_o,
+    .mon_sb_o(g_mon_sb), .mon_sb_prims_o(g_mon_sb_prims), .mon_outstanding_o(g_mon_outstanding));
 
   // ---- side output: raster commands broadcast to every slice, the rest dropped -------------
   logic                     side_to_raster;
@@ -244,6 +252,7 @@ module pipe_top #(
     // busy = doing work, not waiting (issue 16 item 8: "idle with an open batch" is waiting)
     tessera_raster_pkg::act_e r_act;
     logic                     r_work;
+    logic                     r_mon_rp_begin, r_mon_in_bin;
     assign r_work = (r_act != tessera_raster_pkg::ACT_IDLE) &&
                     (r_act != tessera_raster_pkg::ACT_INPUT_WAIT) &&
                     (r_act != tessera_raster_pkg::ACT_MEMORY_WAIT);
@@ -290,7 +299,25 @@ module pipe_top #(
       .cyc_setup_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_SETUP_CYCLES_LSB +: 32]),
       .cyc_raster_o  (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_RASTER_CYCLES_LSB +: 32]),
       .cyc_store_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_STORE_CYCLES_LSB +: 32]),
-      .act_o         (r_act));
+      .act_o         (r_act),
+      .mon_rp_begin_o(r_mon_rp_begin), .mon_in_bin_o(r_mon_in_bin));
+
+    // the slice monitor (spec/layouts.yaml slice_monitor)
+    tessera_spec_pkg::ts_slice_monitor_t mon;
+    always_comb begin
+      mon                  = '0;
+      mon.act              = r_act;
+      mon.rp_begin         = r_mon_rp_begin;
+      mon.in_bin           = r_mon_in_bin;
+      mon.bin_start        = bs_valid;
+      mon.bin_tx           = bs_tx;
+      mon.bin_ty           = bs_ty;
+      mon.bin_prims        = bs_count;
+      mon.sb_issue         = g_mon_sb[s];
+      mon.sb_prims         = g_mon_sb_prims;
+      mon.geom_outstanding = g_mon_outstanding[s*16 +: 16];
+    end
+    assign mon_o[s*MonW +: MonW] = mon;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -373,7 +400,7 @@ module pipe_top #(
     assign r_done[s] = (kq_rready && !kq_rdata[1]) || maint_done;
 
     logic unused_bs;
-    assign unused_bs = ^{bs_valid, bs_tx, bs_ty, bs_mask, bs_count};
+    assign unused_bs = ^{bs_mask};
   end
 
   assign busy_o = trk_rvalid || (|r_busy);

@@ -80,7 +80,11 @@ module raster_slice #(
   output logic [31:0]                 cyc_setup_o,
   output logic [31:0]                 cyc_raster_o,
   output logic [31:0]                 cyc_store_o,
-  output tessera_raster_pkg::act_e    act_o
+  output tessera_raster_pkg::act_e    act_o,
+  // slice monitor (spec/layouts.yaml slice_monitor): a RENDERPASS_BEGIN taken, and the slice
+  // working on a bin (its bitstream record to the end of its store)
+  output logic                        mon_rp_begin_o,
+  output logic                        mon_in_bin_o
 );
 
   // ============================================================================================
@@ -880,6 +884,10 @@ module raster_slice #(
     endcase
   end
   assign act_o = act;
+  assign mon_rp_begin_o = cmd_fire && (in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN);
+  assign mon_in_bin_o   = (st_q == T_BS) || (st_q == T_LOAD) || (st_q == T_PRIM) ||
+                          (st_q == T_PRIM_RD) || (st_q == T_SETUP) || (st_q == T_GRAS) ||
+                          (st_q == T_RBDRAIN) || (st_q == T_STORE);
   always_comb begin
     qpop = '0;
     for (int i = 0; i < 4; i++) qpop = qpop + 3'(quad.mask[i]);

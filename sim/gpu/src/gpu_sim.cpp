@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <random>
@@ -139,6 +140,12 @@ struct GpuSim::Impl {
   std::vector<std::uint64_t> wd_snap;
   std::vector<std::uint32_t> wd_stats_prev, wd_stats_cur;   // slice statistics, last two samples
   std::uint64_t next_cancel_check = 0;
+  // Slice recording (slice_recording.hpp): sampled before every edge while set.
+  std::unique_ptr<SliceRecorder> recorder;
+  std::uint64_t geom_dispatched = 0;        // primitives PC_US dispatched since reset
+  // Progress hook (GpuSim::on_progress).
+  std::function<void(std::uint64_t)> progress_cb;
+  std::uint64_t progress_every = 0, next_progress = 0;
   bool axi_waiting = false;                 // the GPU presents an AXI request the DRAM does not take
 
   explicit Impl(GpuSimConfig c) : cfg(std::move(c)), dram(cfg.dram), rng(cfg.seed) {
@@ -167,6 +174,8 @@ struct GpuSim::Impl {
   virtual bool pipe_busy() const = 0;
   virtual std::uint32_t cche_busy() const = 0;   // bit k: slice k's CCHE holds work
   virtual std::vector<std::uint32_t> pipe_stats() const = 0;
+  // slice_mon_o: one 64-bit slice_monitor record per slice (layout::SliceMonitor).
+  virtual void slice_monitor(std::uint64_t* out, unsigned slices) const = 0;
 
   std::size_t pipe_inflight() const {
     if (cfg.slices == 0) return inflight.size();
@@ -255,11 +264,26 @@ struct ModelImpl final : GpuSim::Impl {
     return sig.read_words();
   }
 
+  void slice_monitor(std::uint64_t* out, unsigned slices) const override {
+    const SignalRef sig(top->slice_mon_o);
+    std::memcpy(out, sig.address(), std::min<std::size_t>(sig.bytes(), slices * sizeof(std::uint64_t)));
+  }
+
   void cycle_once() override {
     V& t = *top;
     t.clk_i = 0;
     t.eval();
     dump(cyc * 2);
+    if (cfg.slices > 0) {
+      // The slice monitor: primitives PC_US dispatched (progress) and, when asked, the recording.
+      std::array<std::uint64_t, 8> mon{};
+      slice_monitor(mon.data(), cfg.slices);
+      using MonPos = tessera::layout::SliceMonitor::Pos;
+      for (unsigned k = 0; k < cfg.slices; ++k)
+        if ((mon[k] >> MonPos::sb_issue.lsb) & 1U)
+          geom_dispatched += (mon[k] >> MonPos::sb_prims.lsb) & ((1U << MonPos::sb_prims.width) - 1);
+      if (recorder) recorder->sample(cyc, mon.data());
+    }
 
     // ---- sample what the design presents before the edge ----
     const AxiMasterSignals m = sample_axi_master(t);
@@ -705,6 +729,10 @@ inline void safe_point(GpuSim& g, GpuSim::Impl& s) {
       throw SimulationCancelled(fmt::format("GpuSim: simulation cancelled at cycle {}", s.cyc));
   }
   if (s.wd_due && !s.wd_in_diag) watchdog_check(g, s);
+  if (s.progress_cb && s.cyc >= s.next_progress) {
+    s.next_progress = s.cyc + s.progress_every;
+    s.progress_cb(s.cyc);
+  }
 }
 
 // Sends the queued host requests (s.hq) through the memory system and waits for every answer.
@@ -910,6 +938,40 @@ std::vector<SliceStats> GpuSim::slice_stats() const {
     out.push_back(st);
   }
   return out;
+}
+void GpuSim::start_slice_recording() {
+  auto& s = *p_;
+  if (s.cfg.slices == 0) throw std::logic_error("GpuSim: slice recording needs a model with slices (gpu_n1/n2/n4)");
+  if (s.cfg.slices > 8) throw std::logic_error("GpuSim: slice recording takes at most 8 slices");
+  if (!s.recorder)
+    s.recorder = std::make_unique<SliceRecorder>(s.cfg.slices, [this](unsigned k) {
+      const SliceStats st = slice_stats().at(k);
+      return std::pair<std::uint32_t, std::uint32_t>{st[SliceStats::kLineReads], st[SliceStats::kLineWrites]};
+    });
+  s.recorder->begin(s.cyc);
+}
+std::uint64_t GpuSim::geometry_prims_finished() const {
+  auto& s = *p_;
+  if (s.cfg.slices == 0) return 0;
+  std::array<std::uint64_t, 8> mon{};
+  s.slice_monitor(mon.data(), s.cfg.slices);
+  using MonPos = tessera::layout::SliceMonitor::Pos;
+  std::uint64_t outstanding = 0;
+  for (unsigned k = 0; k < s.cfg.slices; ++k)
+    outstanding += (mon[k] >> MonPos::geom_outstanding.lsb) & ((1U << MonPos::geom_outstanding.width) - 1);
+  return s.geom_dispatched >= outstanding ? s.geom_dispatched - outstanding : 0;
+}
+void GpuSim::on_progress(std::function<void(std::uint64_t cycle)> cb, std::uint64_t every_cycles) {
+  if (cb && every_cycles == 0) throw std::invalid_argument("GpuSim::on_progress: every_cycles must be > 0");
+  p_->progress_cb = std::move(cb);
+  p_->progress_every = every_cycles;
+  p_->next_progress = p_->cyc + every_cycles;
+}
+void GpuSim::stop_slice_recording() { p_->recorder.reset(); }
+bool GpuSim::slice_recording_on() const { return p_->recorder != nullptr; }
+SliceRecording GpuSim::slice_recording() const {
+  if (!p_->recorder) throw std::logic_error("GpuSim::slice_recording: recording is off (start_slice_recording)");
+  return p_->recorder->snapshot(p_->cyc);
 }
 std::uint64_t GpuSim::instructions_retired() const { return p_->instret; }
 std::uint64_t GpuSim::core_cycles() const { return p_->core_cycles; }

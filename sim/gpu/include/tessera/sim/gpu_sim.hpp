@@ -26,6 +26,7 @@
 
 #include "tessera/driver/pipe_command.hpp"
 #include "tessera/sim/dram_model.hpp"
+#include "tessera/sim/slice_recording.hpp"
 #include "tessera_layouts.hpp"
 
 namespace tessera::sim {
@@ -212,6 +213,19 @@ class GpuSim {
   unsigned slices() const;
   bool pipe_busy() const;                       // the pipeline holds work (always false: stand-in)
   std::vector<SliceStats> slice_stats() const;  // one per slice (none: stand-in)
+  // Slice recording (slice_recording.hpp; gpu_n1/n2/n4 only): from now on every cycle's
+  // slice_mon_o feeds a SliceRecorder, which keeps bin visits, phases, stalls and sub-batches
+  // (a few loads per cycle; off by default). start again to begin a new recording.
+  void start_slice_recording();
+  void stop_slice_recording();
+  bool slice_recording_on() const;
+  SliceRecording slice_recording() const;   // what was recorded up to now
+  // Primitives the geometry front end finished since reset: what PC_US dispatched to the
+  // geometry slices minus what they still hold (slice_monitor; 0 for the stand-in).
+  std::uint64_t geometry_prims_finished() const;
+  // Calls cb(cycle) every every_cycles cycles, at a safe point of step(), run_until() or the
+  // host memory path (cb must not clock the GPU; it may read statistics). nullptr: off.
+  void on_progress(std::function<void(std::uint64_t cycle)> cb, std::uint64_t every_cycles);
   std::uint64_t instructions_retired() const;
   std::uint64_t core_cycles() const;   // cycles the core was out of reset
   const std::vector<PipeCommand>& pipe_log() const;
