@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <atomic>
 #include <cerrno>
@@ -19,11 +20,13 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 
 #include "tessera/driver/error.hpp"
 #include "tessera/driver/policy.hpp"
 #include "tessera/sim/energy.hpp"
+#include "tessera/sim/frame_pictures.hpp"
 #ifdef TESSERA_HAVE_REF_RENDER
 #include "tessera/sim/ref_frame_renderer.hpp"
 #endif
@@ -74,6 +77,8 @@ struct RunArgs {
   std::string lrz = "on";
   uint32_t memory_mib = static_cast<uint32_t>(kDefaultGpuMemoryBytes >> 20);
   bool no_render = false;
+  bool heatmaps = false;
+  std::string timeline;
   bool quiet = false;
   bool json = false;
 };
@@ -393,6 +398,20 @@ std::string si(double v) {
 }
 std::string opt_si(const std::optional<uint64_t>& v) { return v ? si(static_cast<double>(*v)) : "-"; }
 
+// The progress line inside a frame (a terminal only; redrawn in place with \r): the frame, its
+// cycles so far, the share of its primitives the geometry front end finished, simulated cycles
+// per second and the time left, estimated from that share (raster work trails the geometry, so
+// the estimate is low until the share approaches 100 %).
+std::string progress_line(const FrameProgress& p, double wall_seconds, uint32_t frames) {
+  const double share = p.prims_total ? static_cast<double>(p.prims_finished) / static_cast<double>(p.prims_total) : 0.0;
+  const double rate = wall_seconds > 0 ? static_cast<double>(p.cycles) / wall_seconds : 0.0;
+  std::string left = "?";
+  if (share >= 0.02 && share < 1.0 && wall_seconds > 0.2) left = fmt::format("{:.0f} s", wall_seconds * (1 - share) / share);
+  else if (share >= 1.0) left = "finishing";
+  return fmt::format("\rframe {}/{}  {} cycles  {:5.1f}% of primitives  {} cycles/s  left: {}     ", p.frame + 1, frames,
+                     si(static_cast<double>(p.cycles)), 100.0 * std::min(share, 1.0), si(rate), left);
+}
+
 // The RB moves a tile row as whole 64-byte lines, so a row of any target must be whole lines:
 // 16 RGBA8 pixels (docs/raster.md "RB"). The reference backend has no such limit.
 void check_rtl_target_widths(const Scene& sc, const std::string& scene_path) {
@@ -417,7 +436,27 @@ int cmd_run(RunArgs a) {
   if (!a.sensor_trace.empty() && a.mode != "auto") throw UsageError("--sensor-trace is only used with --mode auto");
   if (a.mode == "auto" && a.sensor_trace.empty()) throw UsageError("--mode auto needs --sensor-trace TRACE.csv");
   if (!a.trace.empty() && a.backend != "rtl") throw UsageError("--trace: waveforms come from the RTL; use --backend rtl");
-  if ((a.trace_start != 0 || a.trace_end) && a.trace.empty()) throw UsageError("--trace-start/--trace-end need --trace FILE.fst");
+  if ((a.trace_start != 0 || a.trace_end) && a.trace.empty() && a.timeline.empty())
+    throw UsageError("--trace-start/--trace-end need --trace FILE.fst or --timeline FILE.json");
+  if (a.heatmaps && a.backend != "rtl")
+    throw UsageError("--heatmaps: the per-bin cycles and bytes come from the RTL slices; use --backend rtl");
+  if (!a.timeline.empty() && a.backend != "rtl")
+    throw UsageError("--timeline: the timeline comes from the RTL slices; use --backend rtl");
+  std::string gnuplot;
+  if (a.heatmaps) {
+    gnuplot = find_gnuplot();
+    if (gnuplot.empty())
+      throw UsageError("--heatmaps: gnuplot is not installed (Debian package gnuplot-nox, in "
+                       "scripts/debian-packages.txt; make run installs it)");
+  }
+  if (!a.timeline.empty()) {
+    require_utf8(a.timeline, "--timeline");
+    const fs::path tp(a.timeline);
+    std::error_code ec;
+    if (fs::is_directory(tp, ec))
+      throw UsageError(fmt::format("--timeline {}: is a folder; give a file name such as timeline.json", a.timeline));
+    require_writable_dir(tp.parent_path().empty() ? fs::path(".") : tp.parent_path(), "--timeline");
+  }
   if (a.trace_end && *a.trace_end < a.trace_start)
     throw UsageError(fmt::format("--trace-end {} is before --trace-start {}", *a.trace_end, a.trace_start));
   // Output paths and JSON strings are checked before anything is simulated.
@@ -491,6 +530,13 @@ int cmd_run(RunArgs a) {
     std::vector<std::string> outputs{"stats.json"};
     if (renders)
       for (uint32_t f = 0; f < s.frames; ++f) outputs.push_back(fmt::format("frame_{:04d}.png", f));
+    if (a.heatmaps) {
+      outputs.push_back("bins.csv");
+      for (uint32_t f = 0; f < s.frames; ++f)
+        for (std::size_t p = 0; p < s.passes.size(); ++p)
+          for (const char* w : {"prims", "cycles", "bytes", "owner"})
+            outputs.push_back(fmt::format("heat_f{:04d}_p{}_{}.png", f, p, w));
+    }
     stage.check_overwrite(outputs);
   }
   RunConfig rc;
@@ -509,8 +555,23 @@ int cmd_run(RunArgs a) {
     rc.wave_start = a.trace_start;
     if (a.trace_end) rc.wave_end = *a.trace_end;
   }
+  rc.record_slices = a.heatmaps || !a.timeline.empty();
   const bool progress = !a.quiet && !a.json;
   const bool tty = ::isatty(2);
+  // Inside a frame, on a terminal: cycles, the share of the frame's primitives through the
+  // geometry front end, simulation speed and the time left (docs/tessera-sim.md "Progress").
+  if (progress && tty && a.backend == "rtl") {
+    auto t_frame = std::make_shared<std::chrono::steady_clock::time_point>();
+    auto last_cycles = std::make_shared<uint64_t>(~uint64_t{0});
+    rc.progress_every = 8192;
+    rc.progress = [&, t_frame, last_cycles](const FrameProgress& p) {
+      if (p.cycles < *last_cycles) *t_frame = std::chrono::steady_clock::now();   // a new frame
+      *last_cycles = p.cycles;
+      std::fputs(progress_line(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - *t_frame).count(),
+                               s.frames).c_str(), stderr);
+      std::fflush(stderr);
+    };
+  }
   if (progress)
     std::fprintf(stderr, "tessera-sim: %s: %u frame(s) of %zu triangles, %ux%u, backend %s\n", scene_path.c_str(),
                  s.frames, ls.triangles(), s.width, s.height, a.backend.c_str());
@@ -521,10 +582,36 @@ int cmd_run(RunArgs a) {
   const fs::path out(a.out);
   std::vector<FrameStats> frames;
   FrameStats total;
+  std::unique_ptr<TimelineWriter> timeline;
+  if (!a.timeline.empty())
+    timeline = std::make_unique<TimelineWriter>(stage.tmp("timeline.json"), a.slices, a.trace_start,
+                                                a.trace_end.value_or(~uint64_t{0}));
+  std::ofstream bins_csv;
+  if (a.heatmaps) {
+    bins_csv.open(stage.tmp("bins.csv"));
+    if (!bins_csv) throw std::runtime_error(fmt::format("cannot write {}", stage.tmp("bins.csv").string()));
+  }
+  std::size_t pipe_seen = 0;
   for (uint32_t f = 0; f < s.frames; ++f) {
     check_cancel();
     FrameStats st = runner.run_frame(f);
     check_cancel();
+    if (st.recording) {
+      const std::vector<tessera::driver::PipeCommand> log = runner.pipe_log();
+      if (timeline)
+        timeline->add_frame(f, *st.recording,
+                            std::vector<tessera::driver::PipeCommand>(log.begin() + static_cast<std::ptrdiff_t>(pipe_seen), log.end()));
+      pipe_seen = log.size();
+      if (a.heatmaps) {
+        write_bins_csv(bins_csv, f, *st.recording, f == 0);
+        std::vector<PassGrid> grids;
+        for (const GpuPass& gp : runner.last_passes()) grids.push_back(PassGrid{gp.name, gp.width, gp.height, a.bin_size});
+        const fs::path tmpdir = stage.tmp("x").parent_path();
+        for (const std::string& name : write_heatmaps(tmpdir, f, *st.recording, grids, a.slices, gnuplot))
+          moves.push_back({stage.tmp(name), out / name});
+      }
+      st.recording.reset();   // the frame's pictures are written; stats do not keep it
+    }
     frames.push_back(st);
     add(total, st);
     if (renders) {
@@ -579,6 +666,15 @@ int cmd_run(RunArgs a) {
   }
   moves.push_back({stage.tmp("stats.json"), out / "stats.json"});
   if (!a.trace.empty()) moves.push_back({stage.tmp("trace.fst"), fs::path(a.trace)});
+  if (a.heatmaps) {
+    bins_csv.close();
+    if (!bins_csv) throw std::runtime_error("cannot write bins.csv");
+    moves.push_back({stage.tmp("bins.csv"), out / "bins.csv"});
+  }
+  if (timeline) {
+    timeline->close();
+    moves.push_back({stage.tmp("timeline.json"), fs::path(a.timeline)});
+  }
   stage.commit(moves);
 
   if (a.json) {
@@ -642,6 +738,12 @@ int cmd_run(RunArgs a) {
   else
     std::printf("pictures:   none (%s)\n", a.no_render ? "--no-render" : "no renderer");
   if (!a.trace.empty()) std::printf("waveform:   %s\n", a.trace.c_str());
+  if (a.heatmaps)
+    std::printf("heatmaps:   %s/heat_f<frame>_p<pass>_{prims,cycles,bytes,owner}.png, per-bin table %s/bins.csv\n",
+                out.string().c_str(), out.string().c_str());
+  if (!a.timeline.empty())
+    std::printf("timeline:   %s (%llu events; open it in https://ui.perfetto.dev)\n", a.timeline.c_str(),
+                static_cast<unsigned long long>(timeline ? timeline->events() : 0));
   if (!j["total"]["energy"]["missing_terms"].empty())
     std::printf("energy:     measured terms only; not measured yet: %s\n",
                 fmt::format("{}", fmt::join(j["total"]["energy"]["missing_terms"].get<std::vector<std::string>>(), ", ")).c_str());
@@ -670,63 +772,275 @@ int cmd_policy(const std::string& policy_path, const std::string& trace_path, bo
 
 }  // namespace
 
-// tessera-sim bench: the scene on the RTL GPU at 1, 2 and 4 slices (docs/tessera-sim.md
-// "Benchmarks"): frame cycles, scaling, DRAM bytes, SLC hit rate, slice balance and the
-// simulator's speed, optionally also with an FST of the whole run.
-int cmd_bench(const std::string& scene, uint32_t frames, std::optional<uint32_t> width,
-              std::optional<uint32_t> height, bool with_fst) {
-  Scene sc = load_scene(scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : scene);
-  if (width) sc.width = *width;
-  if (height) sc.height = *height;
-  check_rtl_target_widths(sc, scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : scene);
-  sc.frames = frames;
+// tessera-sim bench: the cross product of the knobs' value lists on the RTL GPU
+// (docs/tessera-sim.md "Benchmarks"): per configuration frame cycles, speed-up over the same
+// configuration on one slice, DRAM bytes, SLC hit rate, the busiest slice and the simulator's
+// speed; a table row as each finishes, then bench.json, bench.csv and charts (gnuplot) in --out.
+struct BenchArgs {
+  std::string scene;
+  uint32_t frames = 1;
+  std::optional<uint32_t> width, height;
+  bool fst = false;
+  std::string out = "tessera-bench";
+  std::string slices = "1,2,4", mode = "pbb", bin_size = "32", distribution = "round-robin", subbatch = "256",
+              seed = "1", lrz = "on";
+};
+
+struct BenchPoint {
+  uint32_t slices = 4, bin_size = 32, subbatch = 256;
+  std::string mode = "pbb", distribution = "round-robin", lrz = "on";
+  uint64_t seed = 1;
+  std::string label() const {
+    return fmt::format("n{} {} bin{} {} sb{} lrz-{} seed{}", slices, mode, bin_size, distribution, subbatch, lrz, seed);
+  }
+  // The same configuration except the slice count: the speed-up's baseline.
+  std::string group() const {
+    return fmt::format("{} bin{} {} sb{} lrz-{} seed{}", mode, bin_size, distribution, subbatch, lrz, seed);
+  }
+};
+
+// A comma-separated list; every value is checked by `check` before anything runs.
+std::vector<std::string> split_list(const std::string& option, const std::string& text) {
+  std::vector<std::string> v;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (cur.empty()) throw UsageError(fmt::format("{} '{}': an empty value in the list", option, text));
+      v.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  return v;
+}
+template <class T, class F>
+std::vector<T> parse_list(const std::string& option, const std::string& text, F&& parse_one) {
+  std::vector<T> out;
+  for (const std::string& x : split_list(option, text)) {
+    try {
+      out.push_back(parse_one(x));
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::exception&) {
+      throw UsageError(fmt::format("{} '{}': '{}' is not a number", option, text, x));
+    }
+  }
+  return out;
+}
+uint32_t one_of(const std::string& option, const std::string& x, std::initializer_list<uint32_t> allowed) {
+  const unsigned long v = std::stoul(x);
+  for (uint32_t a : allowed)
+    if (v == a) return a;
+  std::string list;
+  for (uint32_t a : allowed) list += (list.empty() ? "" : ", ") + std::to_string(a);
+  throw UsageError(fmt::format("{}: {} is not one of {}", option, x, list));
+}
+std::string word_of(const std::string& option, const std::string& x, std::initializer_list<const char*> allowed) {
+  for (const char* a : allowed)
+    if (x == a) return x;
+  std::string list;
+  for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  throw UsageError(fmt::format("{}: '{}' is not one of {}", option, x, list));
+}
+
+int cmd_bench(const BenchArgs& b) {
+  // ---- every value checked before anything runs ----
+  const auto slices = parse_list<uint32_t>("--slices", b.slices, [](const std::string& x) { return one_of("--slices", x, {1, 2, 4}); });
+  const auto modes = parse_list<std::string>("--mode", b.mode, [](const std::string& x) {
+    if (word_of("--mode", x, {"pbb", "two-level"}) == "two-level")
+      throw UsageError("--mode two-level: two-level binning is not supported yet (a later issue); use --mode pbb");
+    return x;
+  });
+  const auto bins = parse_list<uint32_t>("--bin-size", b.bin_size, [](const std::string& x) { return one_of("--bin-size", x, {16, 32, 64}); });
+  const auto dists = parse_list<std::string>("--distribution", b.distribution, [](const std::string& x) {
+    return word_of("--distribution", x, {"round-robin", "least-loaded"});
+  });
+  const auto subs = parse_list<uint32_t>("--subbatch", b.subbatch, [](const std::string& x) {
+    const unsigned long v = std::stoul(x);
+    if (v < 16 || v > 1024) throw UsageError(fmt::format("--subbatch: {} is outside 16..1024", x));
+    return static_cast<uint32_t>(v);
+  });
+  const auto seeds = parse_list<uint64_t>("--seed", b.seed, [](const std::string& x) { return std::stoull(x); });
+  const auto lrzs = parse_list<std::string>("--lrz", b.lrz, [](const std::string& x) { return word_of("--lrz", x, {"on", "off"}); });
+  const std::string scene_path = b.scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : b.scene;
+  require_utf8(b.out, "--out");
+  const std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty())
+    throw UsageError("bench: gnuplot is not installed (Debian package gnuplot-nox, in scripts/debian-packages.txt)");
+  Scene sc = load_scene(scene_path);
+  if (b.width) sc.width = *b.width;
+  if (b.height) sc.height = *b.height;
+  check_rtl_target_widths(sc, scene_path);
+  sc.frames = b.frames;
   const LoadedScene ls = load_assets(std::move(sc));
   const Scene& s = ls.scene;
-  std::printf("tessera-sim bench: scene '%s', %ux%u, %u frame(s), %zu triangles per frame, RTL GPU\n\n",
-              s.name.c_str(), s.width, s.height, frames, ls.triangles());
-  std::printf("%6s %12s %8s %10s %11s %11s %8s %9s %13s %13s\n", "slices", "cycles/frame", "speedup", "efficiency",
+  Staging stage(b.out);
+  const std::vector<std::string> charts{"bench_cycles.png", "bench_dram.png", "bench_speed.png"};
+  {
+    std::vector<std::string> outputs{"bench.json", "bench.csv"};
+    outputs.insert(outputs.end(), charts.begin(), charts.end());
+    stage.check_overwrite(outputs);
+  }
+  std::vector<BenchPoint> points;
+  for (uint32_t n : slices)
+    for (const auto& m : modes)
+      for (uint32_t bs : bins)
+        for (const auto& d : dists)
+          for (uint32_t sb : subs)
+            for (const auto& lz : lrzs)
+              for (uint64_t sd : seeds) points.push_back(BenchPoint{n, bs, sb, m, d, lz, sd});
+
+  // Chart labels name only the knobs the sweep varies.
+  auto chart_label = [&](const BenchPoint& p) {
+    std::string l;
+    auto add_if = [&](bool varies, const std::string& part) {
+      if (varies) l += (l.empty() ? "" : " ") + part;
+    };
+    add_if(slices.size() > 1, fmt::format("n{}", p.slices));
+    add_if(modes.size() > 1, p.mode);
+    add_if(bins.size() > 1, fmt::format("bin{}", p.bin_size));
+    add_if(dists.size() > 1, p.distribution);
+    add_if(subs.size() > 1, fmt::format("sb{}", p.subbatch));
+    add_if(lrzs.size() > 1, "lrz-" + p.lrz);
+    add_if(seeds.size() > 1, fmt::format("seed{}", p.seed));
+    return l.empty() ? p.label() : l;
+  };
+  std::printf("tessera-sim bench: scene '%s', %ux%u, %u frame(s), %zu triangles per frame, RTL GPU, %zu configuration(s)\n\n",
+              s.name.c_str(), s.width, s.height, b.frames, ls.triangles(), points.size());
+  std::printf("%-44s %12s %8s %10s %11s %11s %8s %9s %13s %13s\n", "configuration", "cycles/frame", "speedup", "efficiency",
               "DRAM rd/fr", "DRAM wr/fr", "SLC hit", "busy max", "sim cycles/s", "with FST");
-  double base = 0;
-  const fs::path tmp = fs::temp_directory_path() / fmt::format("tessera-bench-{}", ::getpid());
-  fs::create_directories(tmp);
-  for (uint32_t n : {1u, 2u, 4u}) {
+  std::fflush(stdout);
+  const fs::path tmp = stage.tmp("fst");
+  json rows = json::array();
+  std::ofstream csv(stage.tmp("bench.csv"));
+  csv << "slices,mode,bin_size,distribution,subbatch,lrz,seed,frames,cycles_per_frame,speedup,efficiency,"
+         "dram_read_bytes_per_frame,dram_write_bytes_per_frame,slc_hit_rate,busy_max,sim_cycles_per_second,"
+         "sim_cycles_per_second_fst\n";
+  std::map<std::string, double> one_slice;   // group -> cycles per frame on one slice
+  std::ofstream dat(stage.tmp(".bench.dat"));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const BenchPoint& p = points[i];
     auto measure = [&](bool fst, FrameStats& total) {
       RunConfig rc;
       rc.backend = "rtl";
-      rc.slices = n;
-      if (fst) rc.wave_file = (tmp / "bench.fst").string();
+      rc.slices = p.slices;
+      rc.seed = p.seed;
+      rc.bin_size = p.bin_size == 16 ? tessera::driver::BinSize::Px16
+                                     : (p.bin_size == 64 ? tessera::driver::BinSize::Px64 : tessera::driver::BinSize::Px32);
+      rc.least_loaded = p.distribution == "least-loaded";
+      rc.subbatch = p.subbatch;
+      rc.lrz = p.lrz == "on";
+      rc.cancel = &g_cancel;
+      if (fst) {
+        fs::create_directories(tmp);
+        rc.wave_file = (tmp / "bench.fst").string();
+      }
       SceneRunner runner(ls, rc);
-      for (uint32_t f = 0; f < frames; ++f) add(total, runner.run_frame(f));
+      for (uint32_t f = 0; f < b.frames; ++f) {
+        check_cancel();
+        add(total, runner.run_frame(f));
+      }
       runner.close();
+      if (fst) fs::remove_all(tmp);
       return total.wall_seconds > 0 ? static_cast<double>(total.cycles) / total.wall_seconds : 0.0;
     };
     FrameStats t;
     const double rate = measure(false, t);
     double rate_fst = 0;
-    if (with_fst) {
+    if (b.fst) {
       FrameStats tf;
       rate_fst = measure(true, tf);
     }
-    const double cyc = static_cast<double>(t.cycles) / frames;
-    if (n == 1) base = cyc;
-    uint64_t busy_max = 0, busy_sum = 0;
-    for (const auto& sl : t.slices) {
-      busy_max = std::max(busy_max, sl.busy_cycles);
-      busy_sum += sl.busy_cycles;
-    }
+    const double cyc = static_cast<double>(t.cycles) / b.frames;
+    if (p.slices == 1) one_slice[p.group()] = cyc;
+    const auto base = one_slice.find(p.group());
+    // Speed-up and efficiency need this configuration's 1-slice run (empty / null otherwise).
+    const bool has_base = base != one_slice.end();
+    const double speedup = has_base ? base->second / cyc : 0.0, eff = speedup / p.slices;
+    uint64_t busy_max = 0;
+    for (const auto& sl : t.slices) busy_max = std::max(busy_max, sl.busy_cycles);
     const double hit = t.slc && (t.slc->hits + t.slc->misses)
-                           ? 100.0 * static_cast<double>(t.slc->hits) / static_cast<double>(t.slc->hits + t.slc->misses)
+                           ? static_cast<double>(t.slc->hits) / static_cast<double>(t.slc->hits + t.slc->misses)
                            : 0.0;
-    std::printf("%6u %12.0f %7.2fx %9.0f%% %11s %11s %7.1f%% %8.0f%% %13s %13s\n", n, cyc, base / cyc,
-                100.0 * base / cyc / n, si(static_cast<double>(t.dram_read_bytes.value_or(0)) / frames).c_str(),
-                si(static_cast<double>(t.dram_write_bytes.value_or(0)) / frames).c_str(), hit,
-                t.cycles ? 100.0 * static_cast<double>(busy_max) / static_cast<double>(t.cycles) : 0.0,
-                si(rate).c_str(), with_fst ? si(rate_fst).c_str() : "-");
+    const double busy = t.cycles ? static_cast<double>(busy_max) / static_cast<double>(t.cycles) : 0.0;
+    const double rd = static_cast<double>(t.dram_read_bytes.value_or(0)) / b.frames;
+    const double wr = static_cast<double>(t.dram_write_bytes.value_or(0)) / b.frames;
+    std::printf("%-44s %12.0f %8s %10s %11s %11s %7.1f%% %8.0f%% %13s %13s\n", p.label().c_str(), cyc,
+                has_base ? fmt::format("{:.2f}x", speedup).c_str() : "-",
+                has_base ? fmt::format("{:.0f}%", 100.0 * eff).c_str() : "-", si(rd).c_str(), si(wr).c_str(),
+                100.0 * hit, 100.0 * busy, si(rate).c_str(), b.fst ? si(rate_fst).c_str() : "-");
+    std::fflush(stdout);
+    auto opt = [&](double v) { return has_base ? json(v) : json(nullptr); };
+    rows.push_back(json{{"slices", p.slices}, {"mode", p.mode}, {"bin_size", p.bin_size}, {"distribution", p.distribution},
+                        {"subbatch", p.subbatch}, {"lrz", p.lrz}, {"seed", p.seed}, {"frames", b.frames},
+                        {"cycles_per_frame", cyc}, {"speedup", opt(speedup)}, {"efficiency", opt(eff)},
+                        {"dram_read_bytes_per_frame", rd}, {"dram_write_bytes_per_frame", wr}, {"slc_hit_rate", hit},
+                        {"busy_max", busy}, {"sim_cycles_per_second", rate},
+                        {"sim_cycles_per_second_fst", b.fst ? json(rate_fst) : json(nullptr)}});
+    auto csv_opt = [&](double v) { return has_base ? fmt::format("{:.4f}", v) : std::string(); };
+    csv << fmt::format("{},{},{},{},{},{},{},{},{:.1f},{},{},{:.0f},{:.0f},{:.4f},{:.4f},{:.0f},{}\n", p.slices, p.mode,
+                       p.bin_size, p.distribution, p.subbatch, p.lrz, p.seed, b.frames, cyc, csv_opt(speedup),
+                       csv_opt(eff), rd, wr, hit, busy, rate, b.fst ? fmt::format("{:.0f}", rate_fst) : "");
+    dat << fmt::format("{} \"{}\" {:.1f} {:.0f} {:.0f} {:.0f}\n", i, chart_label(p), cyc, rd, wr, rate);
   }
-  fs::remove_all(tmp);
-  std::printf("\nspeedup = cycles(1 slice) / cycles(K); efficiency = speedup / K; busy max = the busiest slice's\n"
-              "busy cycles / frame cycles; DRAM bytes per frame from the DRAM model; sim cycles/s = simulated\n"
-              "cycles per wall-clock second of this machine (with FST: the whole run dumped).\n");
+  csv.close();
+  dat.close();
+  if (!csv || !dat) throw std::runtime_error("cannot write bench.csv");
+  {
+    std::ofstream o(stage.tmp("bench.json"));
+    o << json{{"tool", "tessera-sim bench"},
+              {"scene", json{{"file", scene_path}, {"name", s.name}, {"width", s.width}, {"height", s.height},
+                             {"triangles_per_frame", ls.triangles()}}},
+              {"frames", b.frames},
+              {"knobs", json{{"slices", b.slices}, {"mode", b.mode}, {"bin_size", b.bin_size}, {"distribution", b.distribution},
+                             {"subbatch", b.subbatch}, {"lrz", b.lrz}, {"seed", b.seed}}},
+              {"runs", rows}}
+             .dump(2)
+      << "\n";
+    if (!o) throw std::runtime_error("cannot write bench.json");
+  }
+  // Charts: one bar per configuration.
+  {
+    std::ofstream gp(stage.tmp(".bench.gp"));
+    const int w = 360 + 40 * static_cast<int>(points.size());
+    auto chart = [&](const std::string& file, const std::string& title, const std::string& ylabel, const std::string& using_) {
+      gp << fmt::format("reset\nset terminal pngcairo size {},560 font 'sans,10'\nset output '{}'\n", std::max(w, 640),
+                        stage.tmp(file).string());
+      gp << fmt::format("set title '{}: {}, {}x{}, {} frame(s)'\n", title, s.name, s.width, s.height, b.frames);
+      gp << fmt::format("set ylabel '{}'\nset style fill solid 0.8 border -1\nset boxwidth 0.7\nset grid ytics\n", ylabel);
+      gp << "set xtics rotate by -35 left font 'sans,8'\nset bmargin 12\nset yrange [0:*]\nset key top left\n";
+      gp << fmt::format("plot '{}' {}\n", stage.tmp(".bench.dat").string(), using_);
+    };
+    chart("bench_cycles.png", "Cycles per frame", "cycles", "using 1:3:xtic(2) with boxes lc rgb '#1f77b4' notitle");
+    chart("bench_dram.png", "DRAM bytes per frame", "bytes",
+          "using ($1-0.18):4:xtic(2) with boxes lc rgb '#2ca02c' title 'read', '' using ($1+0.18):5 with boxes lc rgb '#d62728' title 'write'");
+    chart("bench_speed.png", "Simulation speed", "simulated cycles per second", "using 1:6:xtic(2) with boxes lc rgb '#9467bd' notitle");
+    gp.close();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      const std::string log = stage.tmp(".bench.log").string();
+      std::freopen(log.c_str(), "w", stderr);
+      ::execl(gnuplot.c_str(), gnuplot.c_str(), stage.tmp(".bench.gp").c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+      std::ifstream in(stage.tmp(".bench.log"));
+      throw std::runtime_error(fmt::format("gnuplot failed on the bench charts: {}",
+                                           std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())));
+    }
+  }
+  std::vector<std::pair<fs::path, fs::path>> moves{{stage.tmp("bench.json"), fs::path(b.out) / "bench.json"},
+                                                    {stage.tmp("bench.csv"), fs::path(b.out) / "bench.csv"}};
+  for (const std::string& c : charts) moves.push_back({stage.tmp(c), fs::path(b.out) / c});
+  stage.commit(moves);
+  std::printf("\nspeedup = cycles on 1 slice / cycles on K with the other knobs equal (- when 1 slice is not in the\n"
+              "sweep); efficiency = speedup / K; busy max = the busiest slice's busy cycles / frame cycles; sim\n"
+              "cycles/s = simulated cycles per wall-clock second of this machine (with FST: the whole run dumped).\n");
+  std::printf("results:    %s/bench.json, bench.csv; charts %s/bench_cycles.png, bench_dram.png, bench_speed.png\n",
+              b.out.c_str(), b.out.c_str());
   return 0;
 }
 
@@ -764,6 +1078,10 @@ int main(int argc, char** argv) {
   run->add_option("--lrz", a.lrz, "The raster slices' early depth rejection (LRZ); pictures are the same either way")
       ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
   run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG");
+  run->add_flag("--heatmaps", a.heatmaps, "Per frame and pass: PNG heatmaps of primitives, cycles and memory bytes per "
+                                          "bin and the tile ownership (gnuplot), and bins.csv (RTL)");
+  run->add_option("--timeline", a.timeline, "Chrome trace-event JSON of the slices' bins, stalls, sub-batches and the "
+                                            "CP's commands, for Perfetto (RTL; window: --trace-start/--trace-end)");
   run->add_flag("--quiet,-q", a.quiet, "No progress and no summary");
   run->add_flag("--json", a.json, "Print stats.json on stdout instead of the summary and progress (warnings "
                                     "still go to stderr)");
@@ -775,16 +1093,23 @@ int main(int argc, char** argv) {
   pol->add_option("--sensor-trace", pol_trace, "Sensor trace CSV")->required();
   pol->add_flag("--json", pol_json, "Machine-readable output");
 
-  std::string bench_scene;
-  uint32_t bench_frames = 1;
-  std::optional<uint32_t> bench_w, bench_h;
-  bool bench_fst = false;
-  CLI::App* bench = app.add_subcommand("bench", "Frame cycles, DRAM bytes and simulation speed at 1, 2 and 4 slices (RTL)");
-  bench->add_option("scene", bench_scene, "Scene YAML (default: the demo scene)");
-  bench->add_option("--frames", bench_frames, "Frames per slice count")->check(CLI::Range(1u, 1000u))->capture_default_str();
-  bench->add_option("--width", bench_w, "Screen width (default: the scene's)")->check(CLI::Range(16u, 2048u));
-  bench->add_option("--height", bench_h, "Screen height (default: the scene's)")->check(CLI::Range(16u, 2048u));
-  bench->add_flag("--fst", bench_fst, "Also measure the speed with an FST of the whole run");
+  BenchArgs ba;
+  CLI::App* bench = app.add_subcommand(
+      "bench", "Sweep knobs (comma-separated lists, cross product) on the RTL GPU: cycles, scaling, DRAM bytes, "
+               "simulation speed; bench.json, bench.csv and charts in --out");
+  bench->add_option("scene", ba.scene, "Scene YAML (default: the demo scene)");
+  bench->add_option("--frames", ba.frames, "Frames per configuration")->check(CLI::Range(1u, 1000u))->capture_default_str();
+  bench->add_option("--width", ba.width, "Screen width (default: the scene's)")->check(CLI::Range(16u, 2048u));
+  bench->add_option("--height", ba.height, "Screen height (default: the scene's)")->check(CLI::Range(16u, 2048u));
+  bench->add_option("--out", ba.out, "Output folder")->capture_default_str();
+  bench->add_option("--slices", ba.slices, "Slice counts (1, 2, 4)")->capture_default_str();
+  bench->add_option("--mode", ba.mode, "Binning modes (pbb)")->capture_default_str();
+  bench->add_option("--bin-size", ba.bin_size, "Bin sizes (16, 32, 64)")->capture_default_str();
+  bench->add_option("--distribution", ba.distribution, "PC_US distributions (round-robin, least-loaded)")->capture_default_str();
+  bench->add_option("--subbatch", ba.subbatch, "Primitives per sub-batch (16..1024)")->capture_default_str();
+  bench->add_option("--lrz", ba.lrz, "LRZ (on, off)")->capture_default_str();
+  bench->add_option("--seed", ba.seed, "Seeds")->capture_default_str();
+  bench->add_flag("--fst", ba.fst, "Also measure the speed with an FST of the whole run");
 
   CLI11_PARSE(app, argc, argv);
   struct sigaction sa {};
@@ -794,7 +1119,7 @@ int main(int argc, char** argv) {
   ::sigaction(SIGTERM, &sa, nullptr);
   try {
     if (*run) return cmd_run(a);
-    if (*bench) return cmd_bench(bench_scene, bench_frames, bench_w, bench_h, bench_fst);
+    if (*bench) return cmd_bench(ba);
     if (*pol) return cmd_policy(pol_path, pol_trace, pol_json);
   } catch (const std::exception& e) {
     if (g_cancel.load() && g_signal != 0) {

@@ -200,6 +200,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     slc0 = read_slc();
   }
   const std::size_t pipe0 = rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size();
+  if (rtl_ && cfg_.record_slices) rtl_->sim().start_slice_recording();
 
   const FramePlan plan = plan_frame(scene_, frame);
   std::vector<uint32_t> allocs;
@@ -293,12 +294,29 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   cb.frame_end(frame);
   cb.close();
   st.command_dwords = cb.size_dwords();
+  if (rtl_ && cfg_.progress) {
+    FrameProgress fp;
+    fp.frame = frame;
+    for (const GpuPass& gp : passes)
+      for (const GpuDraw& gd : gp.draws) fp.prims_total += gd.index_count / 3;
+    GpuSim& g = rtl_->sim();
+    const uint64_t sub_cycle = g.cycle(), prims0 = g.geometry_prims_finished();
+    g.on_progress(
+        [&g, fp, sub_cycle, prims0, this](uint64_t cyc) mutable {
+          fp.cycles = cyc - sub_cycle;
+          fp.prims_finished = g.geometry_prims_finished() - prims0;
+          cfg_.progress(fp);
+        },
+        cfg_.progress_every);
+  }
   const Submission sub = kmd_->submit(cb, 0);
   kmd_->wait(sub, WaitMode::Poll);
+  if (rtl_ && cfg_.progress) rtl_->sim().on_progress(nullptr, 0);
   for (uint32_t a : allocs) kmd_->free(a);
 
   st.cycles = dev_->cycles() - cyc0 - st.upload_cycles;
   const std::vector<SliceStats> slice1 = rtl_ ? rtl_->sim().slice_stats() : std::vector<SliceStats>{};
+  if (rtl_ && cfg_.record_slices) st.recording = rtl_->sim().slice_recording();
   if (rtl_) {
     const DramStats& d1 = rtl_->sim().dram().stats();
     st.dram_read_bytes = d1.read_bytes - dram0.read_bytes;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <pty.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -12,6 +13,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -614,4 +617,260 @@ TEST(Cli, HelpShowsNoBuildMachinePath) {
     EXPECT_EQ(r.code, 0);
     EXPECT_EQ(r.out.find(kSrc), std::string::npos) << sub << " --help:\n" << r.out;
   }
+}
+
+// ---- the architect's workbench (issue 20): heatmaps, the per-bin table, the timeline, progress
+
+namespace {
+
+// Counts the heatmap PNGs of a run and checks each is a PNG (signature and a non-empty size).
+std::size_t count_pngs(const fs::path& out, const std::string& prefix) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(out)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string bytes = slurp(e.path());
+    EXPECT_GT(bytes.size(), 1000u) << name;
+    EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << name;
+    ++n;
+  }
+  return n;
+}
+
+std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::vector<std::string> keys;
+  std::vector<std::map<std::string, std::string>> rows;
+  auto split = [](const std::string& l) {
+    std::vector<std::string> f;
+    std::stringstream ss(l);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    if (!l.empty() && l.back() == ',') f.push_back("");   // an empty last field
+    return f;
+  };
+  if (std::getline(in, line)) keys = split(line);
+  while (std::getline(in, line)) {
+    const auto f = split(line);
+    EXPECT_EQ(f.size(), keys.size()) << line;
+    std::map<std::string, std::string> r;
+    for (std::size_t i = 0; i < keys.size() && i < f.size(); ++i) r[keys[i]] = f[i];
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+}  // namespace
+
+// Catches: heatmaps, bins.csv or the timeline that do not add up to the run's own counters
+// (a bin lost or counted twice, cycles or primitives attributed to the wrong slice, stalls
+// dropped), a missing picture, or a timeline Perfetto cannot parse.
+TEST(Workbench, HeatmapsBinsAndTimelineAddUpToTheCounters) {
+  const fs::path d = scratch();
+  const fs::path out = d / "out", tl = d / "timeline.json";
+  const Out r = tessera_sim(fmt::format("run --width 96 --height 64 --frames 2 --slices 2 --heatmaps --timeline {} --out {}",
+                                        tl.string(), out.string()),
+                            d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+  const unsigned passes = stats["scene"]["passes"].get<unsigned>();
+  ASSERT_GE(passes, 1u);
+  EXPECT_EQ(count_pngs(out, "heat_f"), 2u * passes * 4u);
+
+  const auto rows = read_csv(out / "bins.csv");
+  const auto trace = nlohmann::json::parse(slurp(tl));
+  ASSERT_TRUE(trace.contains("traceEvents"));
+  const auto& ev = trace["traceEvents"];
+  for (unsigned f = 0; f < 2; ++f)
+    for (unsigned k = 0; k < 2; ++k) {
+      const auto& sl = stats["frames"][f]["slices"][k];
+      uint64_t bins = 0, prims = 0, reads = 0, cycles = 0, act_sum = 0;
+      for (const auto& row : rows) {
+        if (std::stoul(row.at("frame")) != f || std::stoul(row.at("slice")) != k) continue;
+        ++bins;
+        prims += std::stoull(row.at("prims"));
+        reads += std::stoull(row.at("line_reads"));
+        cycles += std::stoull(row.at("cycles"));
+        for (const char* a : {"idle", "input_wait", "memory_wait", "clear", "load", "setup", "raster", "store"})
+          act_sum += std::stoull(row.at(a));
+        // Each bin's load and store fit in its activity counters.
+        EXPECT_LE(std::stoull(row.at("load")), sl["cycles"]["load"].get<uint64_t>());
+      }
+      SCOPED_TRACE(fmt::format("frame {} slice {}", f, k));
+      EXPECT_GT(bins, 0u);
+      EXPECT_EQ(bins, sl["bins"].get<uint64_t>());
+      EXPECT_EQ(prims, sl["bin_primitives"].get<uint64_t>());
+      EXPECT_EQ(reads, sl["line_reads"].get<uint64_t>());   // tile loads and texels happen inside bins
+      EXPECT_EQ(act_sum, cycles);
+      EXPECT_LE(cycles, stats["frames"][f]["cycles"].get<uint64_t>());
+    }
+  // The timeline: per slice, as many bin events as bins rendered in the run, with the same
+  // primitives; the memory stalls' cycles equal the memory_wait counters.
+  for (unsigned k = 0; k < 2; ++k) {
+    uint64_t bins = 0, prims = 0, stall = 0, want_bins = 0, want_prims = 0, want_stall = 0;
+    for (unsigned f = 0; f < 2; ++f) {
+      const auto& sl = stats["frames"][f]["slices"][k];
+      want_bins += sl["bins"].get<uint64_t>();
+      want_prims += sl["bin_primitives"].get<uint64_t>();
+      want_stall += sl["cycles"]["memory_wait"].get<uint64_t>();
+    }
+    const int slice_tid = 10 + static_cast<int>(k) * 3, stall_tid = 11 + static_cast<int>(k) * 3;
+    for (const auto& e : ev) {
+      if (e.value("cat", "") == "bin" && e["tid"] == slice_tid) {
+        ++bins;
+        prims += e["args"]["prims"].get<uint64_t>();
+        EXPECT_EQ(e["ph"], "X");
+      }
+      if (e.value("cat", "") == "stall" && e["tid"] == stall_tid) stall += e["args"]["cycles"].get<uint64_t>();
+    }
+    EXPECT_EQ(bins, want_bins) << "slice " << k;
+    EXPECT_EQ(prims, want_prims) << "slice " << k;
+    EXPECT_EQ(stall, want_stall) << "slice " << k;
+  }
+  // Sub-batches: every begin has its end, and PC_US dispatched every primitive of the draws.
+  std::map<uint64_t, int> open;
+  uint64_t sb_prims = 0, frames = 0;
+  for (const auto& e : ev) {
+    if (e["ph"] == "b") {
+      ++open[e["id"].get<uint64_t>()];
+      sb_prims += e["args"]["prims"].get<uint64_t>();
+    }
+    if (e["ph"] == "e") --open[e["id"].get<uint64_t>()];
+    if (e.value("cat", "") == "frame") ++frames;
+  }
+  for (const auto& [id, n] : open) EXPECT_EQ(n, 0) << "sub-batch " << id;
+  EXPECT_EQ(frames, 2u);
+  EXPECT_GT(sb_prims, 0u);
+  EXPECT_NE(r.out.find("timeline:"), std::string::npos);
+}
+
+// Catches: a --trace-start/--trace-end window the timeline ignores.
+TEST(Workbench, TimelineKeepsToTheCycleWindow) {
+  const fs::path d = scratch();
+  const fs::path tl = d / "t.json";
+  const Out r = tessera_sim(fmt::format("run --width 64 --height 32 --frames 1 --slices 1 --no-render --timeline {} "
+                                        "--trace-start 5000 --trace-end 9000 --out {}",
+                                        tl.string(), (d / "out").string()),
+                            d);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto trace = nlohmann::json::parse(slurp(tl));
+  std::size_t timed = 0;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "M") continue;
+    const uint64_t ts = e["ts"].get<uint64_t>(), dur = e.value("dur", uint64_t{0});
+    if (e["ph"] != "e") {
+      EXPECT_LE(ts, 9000u) << e.dump();   // an async end may lie past the window
+    }
+    if (e["ph"] != "e" && e["ph"] != "b") {
+      EXPECT_GE(ts + dur, 5000u) << e.dump();
+    }
+    ++timed;
+  }
+  EXPECT_GT(timed, 0u);
+}
+
+// Catches: a heatmap or timeline request that cannot be honoured found only after the
+// simulation (or never): each is refused before anything runs, naming the option.
+TEST(Workbench, BadPicturePathsAreRefusedBeforeSimulating) {
+  const fs::path d = scratch();
+  const Out a = tessera_sim(fmt::format("run --backend ref --heatmaps --out {}", (d / "o1").string()), d);
+  EXPECT_EQ(a.code, 1);
+  EXPECT_NE(a.err.find("--heatmaps"), std::string::npos) << a.err;
+  const Out b = tessera_sim(fmt::format("run --timeline {} --out {}", (d / "missing" / "t.json").string(), (d / "o2").string()), d);
+  EXPECT_EQ(b.code, 1);
+  EXPECT_NE(b.err.find("--timeline"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("does not exist"), std::string::npos) << b.err;
+  const Out c = tessera_sim(fmt::format("run --timeline {} --out {}", d.string(), (d / "o3").string()), d);
+  EXPECT_EQ(c.code, 1);
+  EXPECT_NE(c.err.find("is a folder"), std::string::npos) << c.err;
+  for (const char* o : {"o1", "o2", "o3"}) expect_no_results(d / o);
+}
+
+// Catches: no progress inside a frame on a terminal (the user waits a minute on a silent
+// screen), or a progress line without the share of primitives, the speed or the time left.
+TEST(Workbench, ProgressLineOnAPseudoTerminal) {
+  const fs::path d = scratch();
+  const std::string o = (d / "out").string();
+  int master = -1;
+  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::execl(TESSERA_SIM_EXE, TESSERA_SIM_EXE, "run", "--no-render", "--width", "96", "--height", "64", "--frames", "1",
+            "--slices", "1", "--out", o.c_str(), nullptr);
+    ::_exit(127);
+  }
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;   // EIO once the child is gone
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  ::close(master);
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << text;
+  EXPECT_NE(text.find("% of primitives"), std::string::npos) << text;
+  EXPECT_NE(text.find("cycles/s  left: "), std::string::npos) << text;
+  EXPECT_NE(text.find("\rframe 1/1"), std::string::npos) << text;
+  // Not on a terminal: no progress line inside the frame (one line per frame, as before).
+  const Out plain = tessera_sim(fmt::format("run --no-render --width 96 --height 64 --frames 1 --slices 1 --out {}", o), d);
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("% of primitives"), std::string::npos) << plain.err;
+}
+
+// Catches: a sweep that does not run the cross product, a speed-up against the wrong baseline,
+// bench.json / bench.csv that disagree with each other, or missing charts.
+TEST(Workbench, BenchSweepsTheCrossProductAndWritesJsonCsvAndCharts) {
+  const fs::path d = scratch();
+  const fs::path out = d / "bench";
+  const Out r = tessera_sim(fmt::format("bench --width 32 --height 16 --slices 1,2 --lrz on,off --bin-size 16,32 --out {}",
+                                        out.string()),
+                            d);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(slurp(out / "bench.json"));
+  const auto& runs = j["runs"];
+  ASSERT_EQ(runs.size(), 8u);
+  std::set<std::string> seen;
+  for (const auto& x : runs) {
+    seen.insert(fmt::format("{} {} {}", x["slices"].get<int>(), x["lrz"].get<std::string>(), x["bin_size"].get<int>()));
+    EXPECT_GT(x["cycles_per_frame"].get<double>(), 0.0);
+    if (x["slices"] == 1) {
+      EXPECT_DOUBLE_EQ(x["speedup"].get<double>(), 1.0);
+    }
+    // The speed-up is against the 1-slice run with the same other knobs.
+    for (const auto& y : runs)
+      if (x["slices"] == 2 && y["slices"] == 1 && y["lrz"] == x["lrz"] && y["bin_size"] == x["bin_size"]) {
+        EXPECT_NEAR(x["speedup"].get<double>(), y["cycles_per_frame"].get<double>() / x["cycles_per_frame"].get<double>(), 1e-9);
+      }
+  }
+  EXPECT_EQ(seen.size(), 8u);
+  const auto rows = read_csv(out / "bench.csv");
+  ASSERT_EQ(rows.size(), 8u);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    EXPECT_NEAR(std::stod(rows[i].at("cycles_per_frame")), runs[i]["cycles_per_frame"].get<double>(), 0.1);
+  EXPECT_EQ(count_pngs(out, "bench_"), 3u);
+  // One table row per configuration, printed as it finished.
+  std::size_t lines = 0;
+  for (std::size_t p = r.out.find("\nn"); p != std::string::npos; p = r.out.find("\nn", p + 1)) ++lines;
+  EXPECT_EQ(lines, 8u) << r.out;
+}
+
+// Catches: an invalid value in a sweep found after hours of the valid ones.
+TEST(Workbench, BenchRefusesAnInvalidSweepValueBeforeRunning) {
+  const fs::path d = scratch();
+  for (const auto& [args, said] : std::vector<std::pair<std::string, std::string>>{
+           {"--slices 1,3", "--slices: 3 is not one of 1, 2, 4"},
+           {"--bin-size 32,48", "--bin-size: 48 is not one of 16, 32, 64"},
+           {"--lrz on,maybe", "--lrz: 'maybe' is not one of on, off"},
+           {"--subbatch 8", "--subbatch: 8 is outside 16..1024"},
+           {"--seed 1,x", "--seed '1,x': 'x' is not a number"},
+           {"--slices 1,,2", "an empty value"},
+           {"--mode pbb,two-level", "--mode two-level"}}) {
+    const Out r = tessera_sim(fmt::format("bench {} --out {}", args, (d / "o").string()), d);
+    EXPECT_EQ(r.code, 1) << args;
+    EXPECT_NE(r.err.find(said), std::string::npos) << args << ": " << r.err;
+    EXPECT_EQ(r.out.find("cycles/frame"), std::string::npos) << args << ": ran before refusing";
+  }
+  expect_no_results(d / "o");
 }

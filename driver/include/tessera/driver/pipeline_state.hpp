@@ -108,6 +108,13 @@ constexpr unsigned raster_index(uint32_t raster_offset) { return (raster_offset 
 // DriverError for a value outside its field (viewport, sub-batch, texture size, target size).
 StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint32_t target_height);
 
+// The slice that owns screen tile (tx, ty) on a GPU with `slices` slices: the ownership the
+// driver programs (GEOM.TILE skew at its reset value, RASTER.SLICE; docs/raster.md "Flow"):
+// (tx + ty * skew) mod slices. For tools that draw the ownership map.
+constexpr unsigned tile_owner(unsigned slices, uint32_t tx, uint32_t ty) {
+  return slices ? static_cast<unsigned>((tx + ty * TS_GEOM_TILE_SKEW_RESET) % slices) : 0;
+}
+
 // The state groups set_state() rewrites as a unit: a group is written when any of its registers
 // changes (a texture binding is TEX_CTRL and TEX_BASE together). Index: the register's position
 // in StateRegisters::geom / raster.

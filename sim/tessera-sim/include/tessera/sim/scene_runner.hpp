@@ -10,6 +10,7 @@
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "tessera/sim/frame_renderer.hpp"
 #include "tessera/sim/ref_device.hpp"
 #include "tessera/sim/scene.hpp"
+#include "tessera/sim/slice_recording.hpp"
 
 namespace tessera::sim {
 
@@ -50,6 +52,20 @@ struct RunConfig {
   uint32_t subbatch = 256;            // GEOM.SUBBATCH: primitives per sub-batch, 16..1024
   bool lrz = true;                    // RASTER.LRZ: the slices' early depth rejection
   const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): the run stops with an exception
+  // rtl only: record the slices' bins, phases, stalls and sub-batches per frame
+  // (FrameStats::recording; GpuSim slice recording) for heatmaps and the timeline.
+  bool record_slices = false;
+  // rtl only: called every progress_every cycles while a frame runs (must not throw except to cancel).
+  std::function<void(const struct FrameProgress&)> progress;
+  uint64_t progress_every = 16384;
+};
+
+// Where a running frame is (RunConfig::progress).
+struct FrameProgress {
+  uint32_t frame = 0;
+  uint64_t cycles = 0;            // since the frame's submission
+  uint64_t prims_finished = 0;    // primitives the geometry front end finished in this frame
+  uint64_t prims_total = 0;       // primitives of the frame's draws
 };
 
 // Where a raster slice's cycles go (docs/raster.md "Where the cycles go"): exactly one
@@ -90,6 +106,10 @@ struct FrameStats {
   double upload_seconds = 0;
   std::string binning_mode = "pbb";
   std::vector<SliceFrameStats> slices;  // rtl only: one per slice
+  // rtl with RunConfig::record_slices: the frame's recording, from the cycle the slice counters
+  // were read at the start to the cycle they were read at the end (so it also holds the host
+  // upload cycles, as idle).
+  std::optional<SliceRecording> recording;
 };
 
 class SceneRunner {
