@@ -226,7 +226,10 @@ class Staging {
 };
 
 json slc_json(const std::optional<SlcCounters>& s) {
-  if (!s) return nullptr;
+  // Both backends write every key; null where the backend has no SLC (issue 20 item 6).
+  if (!s)
+    return json{{"reads", nullptr}, {"writes", nullptr}, {"hits", nullptr}, {"misses", nullptr},
+                {"hit_rate", nullptr}, {"fills", nullptr}, {"writebacks", nullptr}};
   const uint64_t acc = s->hits + s->misses;
   return json{{"reads", s->reads},           {"writes", s->writes},         {"hits", s->hits},
               {"misses", s->misses},         {"hit_rate", acc ? static_cast<double>(s->hits) / acc : 0.0},
@@ -255,7 +258,7 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
   if (st.dram_read_bytes)
     j["dram"] = json{{"read_bytes", *st.dram_read_bytes}, {"write_bytes", *st.dram_write_bytes}};
   else
-    j["dram"] = nullptr;
+    j["dram"] = json{{"read_bytes", nullptr}, {"write_bytes", nullptr}};
   j["slc"] = slc_json(st.slc);
   json d{{"deletes", st.dsid_deletes}};
   if (st.slc) {
@@ -263,7 +266,9 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
     d["deleted_clean_lines"] = st.slc->deleted_clean;
     d["dram_write_bytes_saved"] = st.slc->deleted_dirty * 64;
   } else {
-    d["deleted_dirty_lines"] = d["deleted_clean_lines"] = d["dram_write_bytes_saved"] = nullptr;
+    d["deleted_dirty_lines"] = nullptr;   // in the RTL's key order
+    d["deleted_clean_lines"] = nullptr;
+    d["dram_write_bytes_saved"] = nullptr;
   }
   j["dsid"] = d;
   j["geometry"] = json{{"passes", st.passes},
@@ -302,11 +307,57 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                             {"busy_cycles", f.busy_cycles},
                             {"cycles", slice_cycles_json(f)}});
     } else {
-      slices.push_back(json{{"slice", s}, {"primitives", nullptr}, {"fragments", nullptr}, {"lrz_rejected_quads", nullptr},
-                            {"busy_cycles", nullptr}});
+      // Not measured by this backend (the reference renders all slices as one): every key,
+      // each null, so the two backends' files have the same shape.
+      json c = json::object();
+      for (const char* k : kSliceActivities) c[k] = nullptr;
+      json x{{"slice", s}};
+      for (const char* k : {"primitives", "bins", "bin_primitives", "quads", "fragments", "fragments_passed", "line_reads",
+                            "line_writes", "texel_hits", "texel_misses", "cche_hits", "cche_misses", "cche_writebacks",
+                            "cche_fills", "lrz_rejected_blocks", "lrz_rejected_quads", "quads_hidden", "busy_cycles"})
+        x[k] = nullptr;
+      x["cycles"] = c;
+      slices.push_back(x);
     }
   }
   j["slices"] = slices;
+  if (!total) {
+    auto opt = [](const std::optional<uint64_t>& v) { return v ? json(*v) : json(nullptr); };
+    json passes = json::array();
+    for (std::size_t p = 0; p < st.pass_stats.size(); ++p) {
+      const PassFrameStats& ps = st.pass_stats[p];
+      passes.push_back(json{{"pass", p},
+                            {"name", ps.name},
+                            {"target", ps.target},
+                            {"width", ps.width},
+                            {"height", ps.height},
+                            {"draws", ps.draws},
+                            {"triangles_in", ps.clip.triangles_in},
+                            {"triangles_out", ps.clip.triangles_out},
+                            {"triangles_clipped", ps.clip.clipped},
+                            {"triangles_rejected", ps.clip.rejected},
+                            {"pipe_commands", ps.pipe_commands},
+                            {"begin_cycle", opt(ps.begin_cycle)},
+                            {"end_cycle", opt(ps.end_cycle)},
+                            {"bins", opt(ps.bins)},
+                            {"bin_primitives", opt(ps.bin_primitives)}});
+    }
+    j["passes"] = passes;
+    json draws = json::array();
+    for (std::size_t d = 0; d < st.draw_stats.size(); ++d) {
+      const DrawFrameStats& ds = st.draw_stats[d];
+      draws.push_back(json{{"draw", d},
+                           {"pass", ds.pass},
+                           {"label", ds.label},
+                           {"indices", ds.indices},
+                           {"triangles_in", ds.clip.triangles_in},
+                           {"triangles_out", ds.clip.triangles_out},
+                           {"triangles_clipped", ds.clip.clipped},
+                           {"triangles_rejected", ds.clip.rejected},
+                           {"issue_cycle", opt(ds.issue_cycle)}});
+    }
+    j["draws"] = draws;
+  }
   EnergyInputs in;
   if (st.dram_read_bytes) in.dram_bytes = static_cast<double>(*st.dram_read_bytes + *st.dram_write_bytes);
   if (st.slc) in.slc_accesses = static_cast<double>(st.slc->reads + st.slc->writes);
@@ -517,6 +568,12 @@ int cmd_run(RunArgs a) {
   const LoadedScene ls = load_assets(std::move(sc));
   const Scene& s = ls.scene;
   require_utf8(s.name, fmt::format("{}: the scene name", scene_path));
+  // Pass names, targets and meshes label stats.json's passes and draws.
+  for (const auto& ps : s.passes) {
+    require_utf8(ps.name, fmt::format("{}: a pass name", scene_path));
+    require_utf8(ps.target, fmt::format("{}: pass '{}': its target name", scene_path, ps.name));
+    for (const auto& d : ps.draws) require_utf8(d.mesh, fmt::format("{}: pass '{}': a mesh name", scene_path, ps.name));
+  }
   // Warnings reach the user with --json too (stdout carries only the JSON, so stderr), and
   // stats.json keeps them ("warnings"), so a --quiet run records them as well.
   for (const std::string& w : s.warnings) require_utf8(w, fmt::format("{}: a name in a warning", scene_path));

@@ -9,6 +9,7 @@
 #include "tessera/driver/pipeline_state.hpp"
 #include "tessera/driver/vertex.hpp"
 #include "tessera/sim/rtl_device.hpp"
+#include "tessera_spec.h"
 #include "tessera/sim/vertex.hpp"
 
 namespace tessera::sim {
@@ -242,8 +243,21 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     rp.clear_depth = gp.clear_depth;
     cb.begin_render_pass(rp, state);
     ++st.passes;
+    PassFrameStats pst;
+    pst.name = ps.name;
+    pst.target = ps.target;
+    pst.width = t.width;
+    pst.height = t.height;
     for (const ScreenDraw& d : pp.draws) {
+      pst.clip += d.stats;
+      DrawFrameStats dst;
+      dst.pass = static_cast<uint32_t>(st.pass_stats.size());
+      dst.label = d.label;
+      dst.clip = d.stats;
+      dst.indices = static_cast<uint32_t>(d.indices.size());
+      st.draw_stats.push_back(dst);
       if (d.indices.empty()) continue;  // everything clipped away: no DRAW
+      ++pst.draws;
       GpuDraw gd;
       gd.vertex_count = static_cast<uint32_t>(d.vertices.size());
       gd.index_count = static_cast<uint32_t>(d.indices.size());
@@ -285,6 +299,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     }
     for (const ScreenDraw& d : pp.draws) st.clip += d.stats;
     cb.end_render_pass();
+    st.pass_stats.push_back(pst);
     for (const std::string& name : ps.delete_after) {
       cb.delete_group(*targets_.at(name).group);
       ++st.dsid_deletes;
@@ -364,6 +379,41 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     }
   }
   st.pipe_commands = (rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size()) - pipe0;
+  // Per pass and per draw: when the pipeline accepted their commands (ref: scheduler steps).
+  {
+    const std::vector<driver::PipeCommand>& log = rtl_ ? rtl_->sim().pipe_log() : ref_->pipe_log();
+    std::size_t pass = 0, draw = 0;
+    bool in_pass = false;
+    uint64_t pass_cmds = 0;
+    auto next_sent_draw = [&]() -> DrawFrameStats* {
+      while (draw < st.draw_stats.size() && st.draw_stats[draw].indices == 0) ++draw;
+      return draw < st.draw_stats.size() ? &st.draw_stats[draw++] : nullptr;
+    };
+    for (std::size_t i = pipe0; i < log.size(); ++i) {
+      const driver::PipeCommand& c = log[i];
+      if (in_pass) ++pass_cmds;
+      if (c.opcode == TS_OP_RENDERPASS_BEGIN && pass < st.pass_stats.size()) {
+        st.pass_stats[pass].begin_cycle = c.cycle;
+        in_pass = true;
+        pass_cmds = 1;
+      } else if (c.opcode == TS_OP_DRAW) {
+        if (DrawFrameStats* d = next_sent_draw()) d->issue_cycle = c.cycle;
+      } else if (c.opcode == TS_OP_RENDERPASS_END && pass < st.pass_stats.size()) {
+        st.pass_stats[pass].end_cycle = c.cycle;
+        st.pass_stats[pass].pipe_commands = pass_cmds;
+        in_pass = false;
+        ++pass;
+      }
+    }
+    if (st.recording) {
+      for (PassFrameStats& p : st.pass_stats) p.bins = p.bin_primitives = 0;
+      for (const BinVisit& b : st.recording->bins)
+        if (b.pass < st.pass_stats.size()) {
+          ++*st.pass_stats[b.pass].bins;
+          *st.pass_stats[b.pass].bin_primitives += b.prims;
+        }
+    }
+  }
   st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - st.upload_seconds;
   last_passes_ = std::move(passes);
   return st;

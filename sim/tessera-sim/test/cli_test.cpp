@@ -122,7 +122,8 @@ TEST(Cli, RunWritesStatsJson) {
     draws += f["geometry"]["draws"].get<uint64_t>();
     EXPECT_EQ(f["binning_mode"], "pbb");
     EXPECT_EQ(f["slices"].size(), 4u);
-    EXPECT_TRUE(f["dram"].is_null());  // the reference device has no memory system
+    EXPECT_TRUE(f["dram"]["read_bytes"].is_null());  // the reference device has no memory system
+    EXPECT_TRUE(f["dram"]["write_bytes"].is_null());
   }
   EXPECT_EQ(file["total"]["cycles"].get<uint64_t>(), cycles);
   EXPECT_EQ(file["total"]["geometry"]["draws"].get<uint64_t>(), draws);
@@ -873,4 +874,64 @@ TEST(Workbench, BenchRefusesAnInvalidSweepValueBeforeRunning) {
     EXPECT_EQ(r.out.find("cycles/frame"), std::string::npos) << args << ": ran before refusing";
   }
   expect_no_results(d / "o");
+}
+
+// Catches (issue 20 item 6): the two backends' stats.json differing in shape (a key one of
+// them leaves out), a value the reference cannot measure written as 0 instead of null, or
+// per-pass and per-draw figures that do not add up to the frame's.
+TEST(Workbench, BothBackendsWriteTheSameKeys) {
+  const fs::path d = scratch();
+  std::map<std::string, nlohmann::ordered_json> runs;
+  for (const char* backend : {"rtl", "ref"}) {
+    const fs::path out = d / backend;
+    const Out r = tessera_sim(fmt::format("run --backend {} --slices 2 --no-render --frames 1 --width 48 --height 32 "
+                                          "--quiet --out {}",
+                                          backend, out.string()),
+                              d);
+    ASSERT_EQ(r.code, 0) << backend << ": " << r.err;
+    runs[backend] = nlohmann::ordered_json::parse(slurp(out / "stats.json"));
+  }
+  std::vector<std::string> rtl_keys, ref_keys;
+  flatten(runs["rtl"], "", rtl_keys);
+  flatten(runs["ref"], "", ref_keys);
+  EXPECT_EQ(rtl_keys, ref_keys);
+  const auto& ref0 = runs["ref"]["frames"][0];
+  const auto& rtl0 = runs["rtl"]["frames"][0];
+  // Unmeasured is null, never 0.
+  EXPECT_TRUE(ref0["dram"]["read_bytes"].is_null());
+  EXPECT_TRUE(ref0["slc"]["hits"].is_null());
+  for (const auto& sl : ref0["slices"])
+    for (const auto& [k, v] : sl.items())
+      if (k != "slice" && k != "cycles") {
+        EXPECT_TRUE(v.is_null()) << "ref slices[" << sl["slice"] << "]." << k << " = " << v;
+      }
+  EXPECT_FALSE(rtl0["dram"]["read_bytes"].is_null());
+  EXPECT_FALSE(rtl0["slices"][1]["bins"].is_null());
+  // Per pass and per draw add up to the frame, on both backends.
+  for (const auto* f : {&ref0, &rtl0}) {
+    uint64_t draws = 0, tris = 0, dtris = 0;
+    uint64_t last = 0;
+    for (const auto& p : (*f)["passes"]) {
+      draws += p["draws"].get<uint64_t>();
+      tris += p["triangles_out"].get<uint64_t>();
+      ASSERT_FALSE(p["begin_cycle"].is_null());
+      EXPECT_LE(p["begin_cycle"].get<uint64_t>(), p["end_cycle"].get<uint64_t>());
+      EXPECT_GE(p["begin_cycle"].get<uint64_t>(), last);
+      last = p["end_cycle"].get<uint64_t>();
+      EXPECT_TRUE(p["bins"].is_null());   // no slice recording in this run
+    }
+    for (const auto& dr : (*f)["draws"]) {
+      dtris += dr["triangles_out"].get<uint64_t>();
+      EXPECT_EQ(dr["issue_cycle"].is_null(), dr["indices"].get<uint64_t>() == 0) << dr.dump();
+    }
+    EXPECT_EQ(draws, (*f)["geometry"]["draws"].get<uint64_t>());
+    EXPECT_EQ(tris, (*f)["geometry"]["triangles_out"].get<uint64_t>());
+    EXPECT_EQ(dtris, tris);
+  }
+  // The two backends plan the same draws.
+  EXPECT_EQ(ref0["draws"], [&] {
+    auto x = rtl0["draws"];
+    for (std::size_t i = 0; i < x.size(); ++i) x[i]["issue_cycle"] = ref0["draws"][i]["issue_cycle"];
+    return x;
+  }());
 }

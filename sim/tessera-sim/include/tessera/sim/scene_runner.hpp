@@ -87,6 +87,26 @@ struct SliceFrameStats {
   std::array<uint64_t, kSliceActivities.size()> cycles{};  // per kSliceActivities entry
 };
 
+// One draw of the frame as the host planned it and the pipeline received it.
+struct DrawFrameStats {
+  uint32_t pass = 0;
+  std::string label;             // "pass.draws[k] (mesh)"
+  ClipStats clip;                // host clipping of this draw
+  uint32_t indices = 0;          // indices of its DRAW (0: clipped away, no DRAW sent)
+  std::optional<uint64_t> issue_cycle;   // the pipeline accepted its DRAW (ref: scheduler step)
+};
+// One render pass of the frame.
+struct PassFrameStats {
+  std::string name, target;
+  uint32_t width = 0, height = 0;
+  uint32_t draws = 0;            // DRAW commands sent
+  ClipStats clip;
+  uint64_t pipe_commands = 0;    // commands the pipeline received from its RENDERPASS_BEGIN to its END
+  std::optional<uint64_t> begin_cycle, end_cycle;   // acceptance of RENDERPASS_BEGIN / END
+  // With RunConfig::record_slices (rtl): the pass's bin visits and their primitives, all slices.
+  std::optional<uint64_t> bins, bin_primitives;
+};
+
 using driver::SlcCounters;
 
 struct FrameStats {
@@ -106,6 +126,8 @@ struct FrameStats {
   double upload_seconds = 0;
   std::string binning_mode = "pbb";
   std::vector<SliceFrameStats> slices;  // rtl only: one per slice
+  std::vector<PassFrameStats> pass_stats;   // per render pass, both backends
+  std::vector<DrawFrameStats> draw_stats;   // per draw of the scene, both backends
   // rtl with RunConfig::record_slices: the frame's recording, from the cycle the slice counters
   // were read at the start to the cycle they were read at the end (so it also holds the host
   // upload cycles, as idle).
