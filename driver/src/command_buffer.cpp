@@ -296,6 +296,16 @@ void CommandBuffer::draw(const DrawDesc& d) {
   const bool patch = d.topology >= Topology::PatchQuad;
   if (patch && d.tf_addr % 4 != 0)
     throw DriverError(fmt::format("{}: draw: TF buffer 0x{:08x} is not dword aligned", where(), d.tf_addr));
+  // A patch draw takes whole patches: 4 control points per quad, 3 per triangle, 2 per isoline
+  // (issue 18: refused here rather than leaving the geometry front end a partial patch).
+  if (patch) {
+    const uint32_t size = d.topology == Topology::PatchQuad ? 4 : d.topology == Topology::PatchTri ? 3 : 2;
+    const char* name = to_string(d.topology);
+    if (d.count % size != 0)
+      throw DriverError(fmt::format("{}: draw: {} takes {} control points per patch; a count of {} is not a multiple "
+                                    "of {}",
+                                    where(), name, size, d.count, size));
+  }
   const Dwords p = pkt::draw(d);
   check_room(p.size(), "DRAW");
   append(p);

@@ -93,6 +93,13 @@ TEST(Misuse, RecordingErrorsAreClearAndAppendNothing) {
   expect_rejected(cb, [&] { cb.set_regs(TS_RASTER_BASE_ADDR + TS_RASTER_SLICE_OFFSET, {0}); },
                   "RASTER.SLICE (0x03018) inside render pass 'main'");
   expect_rejected(cb, [&] { cb.draw(DrawDesc{.vertex_addr = 8}); }, "not 16-byte aligned");
+  // Whole patches only (issue 18).
+  expect_rejected(cb, [&] { cb.draw(DrawDesc{.topology = Topology::PatchQuad, .count = 10}); },
+                  "PATCH_QUAD takes 4 control points per patch; a count of 10 is not a multiple of 4");
+  expect_rejected(cb, [&] { cb.draw(DrawDesc{.topology = Topology::PatchTri, .count = 7}); },
+                  "PATCH_TRI takes 3 control points per patch; a count of 7");
+  expect_rejected(cb, [&] { cb.draw(DrawDesc{.topology = Topology::PatchIsoline, .count = 5}); },
+                  "PATCH_ISOLINE takes 2 control points per patch");
   expect_rejected(cb, [&] { cb.close(); }, "render pass 'main' not ended");
   cb.draw(DrawDesc{.count = 3, .vertex_addr = at(r, 20480)});
   cb.end_render_pass();

@@ -110,6 +110,9 @@ Program random_program(std::mt19937_64& rng, const Rig& r) {
           dd.topology = static_cast<Topology>(pick(0, 4));
           dd.index_type = static_cast<IndexType>(pick(0, 2));
           dd.count = pick(0, 100000);
+          // patch draws take whole patches (4 / 3 / 2 control points)
+          if (dd.topology >= Topology::PatchQuad)
+            dd.count -= dd.count % (dd.topology == Topology::PatchQuad ? 4u : dd.topology == Topology::PatchTri ? 3u : 2u);
           dd.vertex_addr = at(r, pick(0, 1023) * 16);
           dd.index_addr = at(r, pick(0, 4095) * 4);
           dd.tf_addr = at(r, pick(0, 4095) * 4);
