@@ -10,7 +10,7 @@ JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build run showcase test regress lint synth synth-full synth-baseline docs clean distclean help
+.PHONY: all deps configure configure-sim build run showcase test regress lint synth synth-full synth-baseline docs clean distclean help
 
 all: build
 
@@ -26,17 +26,26 @@ help:
 deps:
 	@scripts/bootstrap.sh
 
+# A fresh tree configured by `make run` has only tessera-sim's models (TESSERA_MODELS=sim:
+# Verilator runs at configure time, model after model); every other target configures all.
 $(BUILD)/build.ninja: | deps
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 
 configure: deps $(BUILD)/build.ninja
+	@if grep -q '^TESSERA_MODELS:STRING=sim$$' $(BUILD)/CMakeCache.txt 2>/dev/null; then \
+	  echo "configure: adding the models make run left out (TESSERA_MODELS=all)"; \
+	  cmake -S . -B $(BUILD) -DTESSERA_MODELS=all $(CMAKE_ARGS); fi
+
+configure-sim: deps
+	@if [ ! -f $(BUILD)/build.ninja ]; then \
+	  cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_MODELS=sim $(CMAKE_ARGS); fi
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job alone: tessera-sim and what it links (the GPU models, the firmware), no benches,
 # no synthesis.
-run: configure
+run: configure-sim
 	cmake --build $(BUILD) -j $(JOBS) --target tessera-sim
 	@scripts/run-demo.sh $(BUILD)
 
