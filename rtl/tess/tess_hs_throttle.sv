@@ -160,9 +160,11 @@ module tess_hs_throttle #(
   // latency window (comparison circuit 445)
   logic [WinN*LAT_W-1:0] win_q, win_d;
   logic [3:0]            nwin_q, nwin_d;
-  logic [SumW-1:0]       win_sum;
-  // The average is registered (one cycle after the window): the eight-input sum would otherwise
-  // sit in front of the multiply and compares of method 700 in one cycle.
+  logic [LAT_W-1:0]      new_lat;
+  // The window's sum is kept as a running sum (each latency in adds, the one it evicts goes
+  // out), so no eight-input adder sits in any path; the average is registered from it, one cycle
+  // after the window.
+  logic [SumW-1:0]       sum_q, sum_d;
   logic [LAT_W-1:0]      avg_q, avg_d;
   logic                  avg_ok_q, avg_ok_d;
 
@@ -179,6 +181,8 @@ module tess_hs_throttle #(
     nseq_d     = nseq_q;
     rr_d       = rr_q;
     win_d      = win_q;
+    sum_d      = sum_q;
+    new_lat    = '0;
     nwin_d     = nwin_q;
     inflight_d = inflight_q;
     // latency counters: every running entry counts this cycle
@@ -188,9 +192,10 @@ module tess_hs_throttle #(
     for (int h = 0; h < NUM_HS; h++) begin
       if (hs_done_i[h] && run_q[h*CntW +: CntW] != '0) begin
         done_d[h*TG_DEPTH + 32'(dptr_q[h*PtrW +: PtrW])] = 1'b1;
-        win_d = {win_d[(WinN-1)*LAT_W-1:0],
-                 (lat_q[(h*TG_DEPTH + 32'(dptr_q[h*PtrW +: PtrW]))*LAT_W +: LAT_W] == LatMax) ? LatMax :
-                 lat_q[(h*TG_DEPTH + 32'(dptr_q[h*PtrW +: PtrW]))*LAT_W +: LAT_W] + 1'b1};
+        new_lat = (lat_q[(h*TG_DEPTH + 32'(dptr_q[h*PtrW +: PtrW]))*LAT_W +: LAT_W] == LatMax) ? LatMax :
+                  lat_q[(h*TG_DEPTH + 32'(dptr_q[h*PtrW +: PtrW]))*LAT_W +: LAT_W] + 1'b1;
+        sum_d = sum_d - SumW'(win_d[(WinN-1)*LAT_W +: LAT_W]) + SumW'(new_lat);
+        win_d = {win_d[(WinN-1)*LAT_W-1:0], new_lat};
         if (nwin_d != 4'(WinN)) nwin_d = nwin_d + 4'd1;
         dptr_d[h*PtrW +: PtrW] = dptr_q[h*PtrW +: PtrW] + 1'b1;
         run_d[h*CntW +: CntW]  = run_q[h*CntW +: CntW] - 1'b1;
@@ -218,11 +223,7 @@ module tess_hs_throttle #(
     end
   end
 
-  always_comb begin
-    win_sum = '0;
-    for (int i = 0; i < WinN; i++) win_sum = win_sum + SumW'(win_q[i*LAT_W +: LAT_W]);
-  end
-  assign avg_d    = LAT_W'(win_sum >> 3);
+  assign avg_d    = LAT_W'(sum_q >> 3);
   assign avg_ok_d = (nwin_q == 4'(WinN));
 
   // ---- circuit 405 and FIFO 415 with the estimate registers 425 -------------------------------
@@ -330,6 +331,7 @@ module tess_hs_throttle #(
       nseq_q     <= '0;
       rr_q       <= '0;
       win_q      <= '0;
+      sum_q      <= '0;
       nwin_q     <= '0;
       inflight_q <= '0;
       limit_q    <= '0;
@@ -353,6 +355,7 @@ module tess_hs_throttle #(
       nseq_q     <= nseq_d;
       rr_q       <= rr_d;
       win_q      <= win_d;
+      sum_q      <= sum_d;
       nwin_q     <= nwin_d;
       inflight_q <= inflight_d;
       limit_q    <= limit_d;
