@@ -228,11 +228,12 @@ module raster_slice #(
   logic [BATCH_PRIMS-1:0] bmask;
   assign bmask = ne_q & xin_q & yin_q;
 
-  logic [7:0] bpop;
-  always_comb begin
-    bpop = '0;
-    for (int i = 0; i < BATCH_PRIMS; i++) bpop = bpop + 8'(bmask[i]);
-  end
+  // the bin's primitive count: the shared popcount primitive (issue 16 item 1)
+  localparam int unsigned BPopW = (BATCH_PRIMS > 1) ? $clog2(BATCH_PRIMS + 1) : 1;
+  logic [BPopW-1:0] bpop_cnt;
+  logic [7:0]       bpop;
+  prim_popcount #(.WIDTH(BATCH_PRIMS)) u_bpop (.in_i(bmask), .cnt_o(bpop_cnt));
+  assign bpop = 8'(bpop_cnt);
 
   // ============================================================================================
   // Units
@@ -551,10 +552,11 @@ module raster_slice #(
   logic [BIdxW-1:0]       pidx;
   logic                   done_d, done_q;
 
-  always_comb begin
-    pidx = '0;
-    for (int i = BATCH_PRIMS - 1; i >= 0; i--) if (pm_q[i]) pidx = BIdxW'(i);
-  end
+  // the bin's next primitive: the lowest set bit (the shared priority encoder)
+  logic [BATCH_PRIMS-1:0] unused_pm_onehot;
+  logic                   unused_pm_valid;
+  prim_priority_enc #(.WIDTH(BATCH_PRIMS)) u_pidx (
+    .in_i(pm_q), .onehot_o(unused_pm_onehot), .idx_o(pidx), .valid_o(unused_pm_valid));
 
   // walker bounds: the batch's union box, or the whole target when clearing
   logic [6:0] wx0, wx1, wy0, wy1;
@@ -888,10 +890,7 @@ module raster_slice #(
   assign mon_in_bin_o   = (st_q == T_BS) || (st_q == T_LOAD) || (st_q == T_PRIM) ||
                           (st_q == T_PRIM_RD) || (st_q == T_SETUP) || (st_q == T_GRAS) ||
                           (st_q == T_RBDRAIN) || (st_q == T_STORE);
-  always_comb begin
-    qpop = '0;
-    for (int i = 0; i < 4; i++) qpop = qpop + 3'(quad.mask[i]);
-  end
+  prim_popcount #(.WIDTH(4)) u_qpop (.in_i(quad.mask), .cnt_o(qpop));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
