@@ -26,8 +26,9 @@ constexpr const char* kActivityNames[kNumActivities] = {"idle",  "input_wait", "
                                                         "load",  "setup",      "raster",      "store"};
 constexpr uint64_t kLineBytes = 64;
 
-// A gnuplot single-quoted string: a quote inside is written twice.
-std::string gp_quote(const std::string& s) {
+}  // namespace
+
+std::string gnuplot_quote(const std::string& s) {
   std::string o = "'";
   for (char c : s) {
     if (c == '\'') o += "''";
@@ -36,7 +37,6 @@ std::string gp_quote(const std::string& s) {
   return o + "'";
 }
 
-// Runs gnuplot on a script file; throws with gnuplot's own message on failure.
 void run_gnuplot(const std::string& gnuplot, const fs::path& script, const fs::path& log) {
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(fmt::format("cannot start gnuplot: {}", std::strerror(errno)));
@@ -59,7 +59,6 @@ void run_gnuplot(const std::string& gnuplot, const fs::path& script, const fs::p
                                          WIFEXITED(status) ? WEXITSTATUS(status) : -1, msg));
   }
 }
-}  // namespace
 
 std::vector<BinCell> bin_grid(const SliceRecording& rec, unsigned pass, const PassGrid& g) {
   const uint32_t cols = (g.width + g.bin - 1) / g.bin, rows = (g.height + g.bin - 1) / g.bin;
@@ -142,9 +141,9 @@ std::vector<std::string> write_heatmaps(const fs::path& dir, uint32_t frame, con
     for (const What& wt : whats) {
       const std::string name = fmt::format("heat_f{:04d}_p{}_{}.png", frame, p, wt.key);
       gp << fmt::format("reset\nset terminal pngcairo size {},{} font 'sans,10'\nset output {}\n", w, h,
-                        gp_quote((dir / name).string()));
+                        gnuplot_quote((dir / name).string()));
       gp << fmt::format("set title {}\n",
-                        gp_quote(fmt::format("frame {}, pass {} '{}' ({}x{}, {}x{} bins, {} slice{}): {}", frame, p,
+                        gnuplot_quote(fmt::format("frame {}, pass {} '{}' ({}x{}, {}x{} bins, {} slice{}): {}", frame, p,
                                              g.name, g.width, g.height, g.bin, g.bin, slices, slices == 1 ? "" : "s",
                                              wt.label)));
       gp << fmt::format("set xrange [0:{}]\nset yrange [{}:0]\nset size ratio -1\n", g.width, g.height);
@@ -165,9 +164,9 @@ std::vector<std::string> write_heatmaps(const fs::path& dir, uint32_t frame, con
         for (const BinCell& c : cells)
           top = std::max(top, wt.column == 5 ? c.prims : wt.column == 6 ? c.cycles : c.memory_bytes);
         gp << fmt::format("set palette rgbformulae 30,31,32\nset cbrange [0:{}]\nset cblabel {}\n", std::max<uint64_t>(top, 1),
-                          gp_quote(wt.key));
+                          gnuplot_quote(wt.key));
       }
-      gp << fmt::format("plot {} using 1:2:3:4:{} with boxxyerror fc palette notitle\n", gp_quote(data.string()),
+      gp << fmt::format("plot {} using 1:2:3:4:{} with boxxyerror fc palette notitle\n", gnuplot_quote(data.string()),
                         wt.column);
       written.push_back(name);
     }

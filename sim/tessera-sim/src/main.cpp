@@ -179,6 +179,7 @@ class Staging {
   Staging& operator=(const Staging&) = delete;
 
   fs::path tmp(const std::string& name) const { return tmp_ / name; }
+  const fs::path& tmp_dir() const { return tmp_; }
   // Refuses, before anything is simulated, to overwrite a file in DIR that tessera-sim did not write.
   void check_overwrite(const std::vector<std::string>& names) const {
     std::error_code ec;
@@ -663,8 +664,7 @@ int cmd_run(RunArgs a) {
         write_bins_csv(bins_csv, f, *st.recording, f == 0);
         std::vector<PassGrid> grids;
         for (const GpuPass& gp : runner.last_passes()) grids.push_back(PassGrid{gp.name, gp.width, gp.height, a.bin_size});
-        const fs::path tmpdir = stage.tmp("x").parent_path();
-        for (const std::string& name : write_heatmaps(tmpdir, f, *st.recording, grids, a.slices, gnuplot))
+        for (const std::string& name : write_heatmaps(stage.tmp_dir(), f, *st.recording, grids, a.slices, gnuplot))
           moves.push_back({stage.tmp(name), out / name});
       }
       st.recording.reset();   // the frame's pictures are written; stats do not keep it
@@ -1062,32 +1062,21 @@ int cmd_bench(const BenchArgs& b) {
     std::ofstream gp(stage.tmp(".bench.gp"));
     const int w = 360 + 40 * static_cast<int>(points.size());
     auto chart = [&](const std::string& file, const std::string& title, const std::string& ylabel, const std::string& using_) {
-      gp << fmt::format("reset\nset terminal pngcairo size {},560 font 'sans,10'\nset output '{}'\n", std::max(w, 640),
-                        stage.tmp(file).string());
-      gp << fmt::format("set title '{}: {}, {}x{}, {} frame(s)'\n", title, s.name, s.width, s.height, b.frames);
+      gp << fmt::format("reset\nset terminal pngcairo size {},560 font 'sans,10'\nset output {}\n", std::max(w, 640),
+                        gnuplot_quote(stage.tmp(file).string()));
+      gp << fmt::format("set title {}\n", gnuplot_quote(fmt::format("{}: {}, {}x{}, {} frame(s)", title, s.name, s.width,
+                                                                     s.height, b.frames)));
       gp << fmt::format("set ylabel '{}'\nset style fill solid 0.8 border -1\nset boxwidth 0.7\nset grid ytics\n", ylabel);
       gp << "set xtics rotate by -35 left font 'sans,8'\nset bmargin 12\nset yrange [0:*]\nset key top left\n";
-      gp << fmt::format("plot '{}' {}\n", stage.tmp(".bench.dat").string(), using_);
+      gp << fmt::format("plot {} {}\n", gnuplot_quote(stage.tmp(".bench.dat").string()), using_);
     };
     chart("bench_cycles.png", "Cycles per frame", "cycles", "using 1:3:xtic(2) with boxes lc rgb '#1f77b4' notitle");
     chart("bench_dram.png", "DRAM bytes per frame", "bytes",
           "using ($1-0.18):4:xtic(2) with boxes lc rgb '#2ca02c' title 'read', '' using ($1+0.18):5 with boxes lc rgb '#d62728' title 'write'");
     chart("bench_speed.png", "Simulation speed", "simulated cycles per second", "using 1:6:xtic(2) with boxes lc rgb '#9467bd' notitle");
     gp.close();
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      const std::string log = stage.tmp(".bench.log").string();
-      std::freopen(log.c_str(), "w", stderr);
-      ::execl(gnuplot.c_str(), gnuplot.c_str(), stage.tmp(".bench.gp").c_str(), static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-    int st = 0;
-    ::waitpid(pid, &st, 0);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-      std::ifstream in(stage.tmp(".bench.log"));
-      throw std::runtime_error(fmt::format("gnuplot failed on the bench charts: {}",
-                                           std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())));
-    }
+    if (!gp) throw std::runtime_error("cannot write the bench charts' gnuplot script");
+    run_gnuplot(gnuplot, stage.tmp(".bench.gp"), stage.tmp(".bench.log"));
   }
   std::vector<std::pair<fs::path, fs::path>> moves{{stage.tmp("bench.json"), fs::path(b.out) / "bench.json"},
                                                     {stage.tmp("bench.csv"), fs::path(b.out) / "bench.csv"}};

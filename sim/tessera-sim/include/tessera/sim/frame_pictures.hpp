@@ -34,8 +34,13 @@ std::vector<BinCell> bin_grid(const SliceRecording& rec, unsigned pass, const Pa
 // activity, line requests, bytes).
 void write_bins_csv(std::ostream& out, uint32_t frame, const SliceRecording& rec, bool header);
 
+// A gnuplot single-quoted string literal of s (a quote inside is written twice).
+std::string gnuplot_quote(const std::string& s);
 // gnuplot's path, or an empty string when it is not installed.
 std::string find_gnuplot();
+// Runs gnuplot on a script; its output goes to `log`, which a failure's message quotes.
+// Throws std::runtime_error naming the script.
+void run_gnuplot(const std::string& gnuplot, const std::filesystem::path& script, const std::filesystem::path& log);
 
 // Draws the heatmaps of every pass of the frame into dir with gnuplot: primitives, cycles and
 // memory bytes per bin and the slice that owns each tile, each with its colour scale and a
