@@ -1,14 +1,21 @@
-// raster_rb -- render backend (RB) with the bin's tile buffer.
+// raster_rb -- render backend (RB) with the slice's tile buffer.
 //
 // Source: ARCHITECTURE.md 5.4 "RB: depth test (NEVER, LESS, LEQUAL, ALWAYS), depth write
 // enable, color write"; 001_3630ef805e8956e2.txt (Qualcomm) names RB/CCU as the slice's
-// backend. The tile buffer holds the current bin's color and depth (up to 64x64 pixels) as
-// 64-byte lines (16 pixels of one row), two banks per target (even and odd rows) so that a
-// 2x2 quad reads and writes one word per bank: one quad per clock, read in stage 0,
-// compared, merged and written in stage 1. The last written words are forwarded to the next
-// quad (consecutive quads usually share words). The slice loads the tile from memory before
-// the bin's primitives and stores it after them through the line ports
-// (docs/raster.md "RB and the tile buffer"); this buffer is the seam for GMEM.
+// backend. The tile buffer holds color and depth for up to 64x64 pixels as 64-byte lines (16
+// pixels of one row), two banks per target (even and odd rows) so that a 2x2 quad reads and
+// writes one word per bank: one quad per clock, read in stage 0, compared, merged and written
+// in stage 1. The last written words are forwarded to the next quad (consecutive quads
+// usually share words). The slice loads a tile from memory before the bin's primitives and
+// stores it after them through the line port (docs/raster.md "RB and the tile buffer"); this
+// buffer is the seam for GMEM.
+//
+// Two halves (issue 16 item 3, docs/raster.md "Double-buffered tile buffer"): every bank is
+// two RAMs, the lower and upper 32 rows of a 64x64 tile. With split_i (bins of at most 32x32
+// pixels, which fit one half) each half holds a whole tile: quads go to half qhalf_i and lines
+// to half lhalf_i, each half with its own ports, so the slice loads the next bin and stores
+// the previous one while the current bin rasterizes. Without split_i a 64x64 tile spans both
+// halves and the slice never mixes line traffic with quads.
 
 `include "prim_assert.svh"
 
@@ -19,6 +26,9 @@ module raster_rb (
   input  logic [1:0]    depth_func_i,     // ts_depth_func_e
   input  logic          depth_we_i,
   input  logic          color_we_i,
+  input  logic          split_i,          // bins <= 32x32: one tile per half
+  input  logic          qhalf_i,          // with split_i: the half the quads work in
+  input  logic          lhalf_i,          // with split_i: the half the line port works in
   // quads (always accepted)
   input  logic          quad_valid_i,
   input  tessera_raster_pkg::quad_t quad_i,
@@ -35,41 +45,52 @@ module raster_rb (
   output logic [511:0]  lrdata_o          // the cycle after lre_i
 );
 
-  // RAM index {row[5:1], seg}: 128 words per bank
-  logic [3:0]   we, re;
-  logic [6:0]   waddr, raddr;
-  logic [4*512-1:0] wdata, rdata;   // bank b at [b*512 +: 512]
+  // Word address {half, row[4:1], seg}: the half is row[5] of a 64x64 tile, or the half
+  // chosen by the slice when split. 64 words per RAM.
+  logic [6:0] qaddr, laddr;
+  assign qaddr = {split_i ? qhalf_i : quad_i.ly[5], quad_i.ly[4:1], quad_i.lx[5:4]};
+  assign laddr = {split_i ? lhalf_i : lrow_i[5], lrow_i[4:1], lseg_i};
 
-  for (genvar b = 0; b < 4; b++) begin : g_bank   // 0 color even, 1 color odd, 2 depth even, 3 depth odd
+  // RAM (half h, bank b) at index h*4 + b; banks 0 color even, 1 color odd, 2 depth even,
+  // 3 depth odd
+  logic [7:0]        we, re;
+  logic [2*6-1:0]    waddr, raddr;          // half h at [h*6 +: 6]
+  logic [8*512-1:0]  wdata, rdata;          // RAM i at [i*512 +: 512]
+
+  for (genvar i = 0; i < 8; i++) begin : g_ram
     logic unused_rv;
-    prim_ram_2p #(.WIDTH(512), .DEPTH(128)) u_ram (
+    prim_ram_2p #(.WIDTH(512), .DEPTH(64)) u_ram (
       .clk_i, .rst_ni,
-      .we_i(we[b]), .waddr_i(waddr), .wdata_i(wdata[b*512 +: 512]), .wmask_i(1'b1),
-      .re_i(re[b]), .raddr_i(raddr), .rdata_o(rdata[b*512 +: 512]), .rvalid_o(unused_rv));
+      .we_i(we[i]), .waddr_i(waddr[(i / 4)*6 +: 6]), .wdata_i(wdata[i*512 +: 512]), .wmask_i(1'b1),
+      .re_i(re[i]), .raddr_i(raddr[(i / 4)*6 +: 6]), .rdata_o(rdata[i*512 +: 512]),
+      .rvalid_o(unused_rv));
   end
 
   // ---- stage 0 -> stage 1 ----------------------------------------------------------------
   logic                      s1_q;
   tessera_raster_pkg::quad_t q1_q;
   logic [6:0]                a1_q;
-  logic                      lre_q, ltgt_q, lrow0_q;
+  logic                      lre_q, ltgt_q, lrow0_q, lhalf_q;
   logic                      fwd_q;
   logic [6:0]                fwd_a_q;
   logic [4*512-1:0]          fwd_d_q;
 
-  logic [6:0] qaddr;
-  assign qaddr = {quad_i.ly[5:1], quad_i.lx[5:4]};
+  // A line access and a quad in the same half in the same cycle: the slice never does that
+  // (assertions below); the line access wins and the quad would be lost.
+  logic q_line_conflict;
+  assign q_line_conflict = (lre_i || lwe_i) && (laddr[6] == qaddr[6]);
 
   // ---- stage 1: depth test and merge ------------------------------------------------------
-  logic [4*512-1:0] cur, nxt;
+  logic [4*512-1:0] qrd, cur, nxt;
   logic [2:0]   npass;
   logic [3:0]   lane;
   logic [23:0]  zs, zf;
   logic         pass;
+  assign qrd = a1_q[6] ? rdata[4*512 +: 4*512] : rdata[0 +: 4*512];
   always_comb begin
     npass = '0;
     lane  = '0;  zs = '0;  zf = '0;  pass = 1'b0;
-    cur = (fwd_q && fwd_a_q == a1_q) ? fwd_d_q : rdata;
+    cur = (fwd_q && fwd_a_q == a1_q) ? fwd_d_q : qrd;
     nxt = cur;
     for (int i = 0; i < 4; i++) begin
       lane = q1_q.lx[3:0] + 4'(i % 2);
@@ -93,32 +114,43 @@ module raster_rb (
     end
   end
 
-  // ---- RAM port muxing ----------------------------------------------------------------------
+  // ---- RAM port muxing, per half ----------------------------------------------------------
   always_comb begin
-    we = '0;  re = '0;  waddr = a1_q;  raddr = qaddr;
-    wdata = nxt;
-    if (lwe_i) begin
-      waddr = {lrow_i[5:1], lseg_i};
-      we[{ltgt_i, lrow_i[0]}] = 1'b1;
-      wdata = {4{lwdata_i}};
-    end else if (s1_q) begin
-      we = 4'hF;
-    end
-    if (lre_i) begin
-      raddr = {lrow_i[5:1], lseg_i};
-      re[{ltgt_i, lrow_i[0]}] = 1'b1;
-    end else if (quad_valid_i) begin
-      re = 4'hF;
+    we = '0;  re = '0;
+    waddr = {2{a1_q[5:0]}};
+    raddr = {2{qaddr[5:0]}};
+    wdata = {2{nxt}};
+    for (int h = 0; h < 2; h++) begin
+      if (lwe_i && laddr[6] == 1'(h)) begin
+        waddr[h*6 +: 6] = laddr[5:0];
+        we[h*4 + 32'({ltgt_i, lrow_i[0]})] = 1'b1;
+        wdata[h*4*512 +: 4*512] = {4{lwdata_i}};
+      end else if (s1_q && a1_q[6] == 1'(h)) begin
+        we[h*4 +: 4] = 4'hF;
+      end
+      if (lre_i && laddr[6] == 1'(h)) begin
+        raddr[h*6 +: 6] = laddr[5:0];
+        re[h*4 + 32'({ltgt_i, lrow_i[0]})] = 1'b1;
+      end else if (quad_valid_i && qaddr[6] == 1'(h)) begin
+        re[h*4 +: 4] = 4'hF;
+      end
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      s1_q <= 1'b0;  q1_q <= '0;  a1_q <= '0;  lre_q <= 1'b0;  ltgt_q <= 1'b0;  lrow0_q <= 1'b0;
-      fwd_q <= 1'b0;  fwd_a_q <= '0;
+      s1_q <= 1'b0;
+      q1_q <= '0;
+      a1_q <= '0;
+      lre_q <= 1'b0;
+      ltgt_q <= 1'b0;
+      lrow0_q <= 1'b0;
+      lhalf_q <= 1'b0;
+      fwd_q <= 1'b0;
+      fwd_a_q <= '0;
       fwd_d_q <= '0;
     end else begin
-      s1_q <= quad_valid_i && !lre_i && !lwe_i;
+      s1_q <= quad_valid_i && !q_line_conflict;
       if (quad_valid_i) begin
         q1_q <= quad_i;
         a1_q <= qaddr;
@@ -127,18 +159,21 @@ module raster_rb (
       if (lre_i) begin
         ltgt_q  <= ltgt_i;
         lrow0_q <= lrow_i[0];
+        lhalf_q <= laddr[6];
       end
-      if (lwe_i) begin
-        fwd_q <= 1'b0;
-      end else if (s1_q) begin
+      // a merge refreshes the forwarded words; a line written into their half may replace
+      // them (a new tile), so the forward is dropped
+      if (s1_q) begin
         fwd_q   <= 1'b1;
         fwd_a_q <= a1_q;
         fwd_d_q <= nxt;
+      end else if (lwe_i && laddr[6] == fwd_a_q[6]) begin
+        fwd_q <= 1'b0;
       end
     end
   end
 
-  assign lrdata_o   = rdata[32'({ltgt_q, lrow0_q})*512 +: 512];
+  assign lrdata_o   = rdata[32'({lhalf_q, ltgt_q, lrow0_q})*512 +: 512];
   assign pass_cnt_o = s1_q ? npass : 3'd0;
   // registered: the count may lag a cycle, the merge path's depth does not grow
   logic hidden_q;
@@ -155,9 +190,13 @@ module raster_rb (
   logic unused_rb;
   assign unused_rb = ^{lre_q, q1_q.lx[5:4], q1_q.ly, q1_q.uv};
 
-  // The slice never mixes line traffic with quads, nor writes lines while a quad is in
-  // stage 1 (that write would lose the quad's merge).
-  `ASSERT(NoQuadDuringLine, !(quad_valid_i && (lre_i || lwe_i)))
-  `ASSERT(NoLineWriteInMerge, !(s1_q && lwe_i))
+  // Line traffic and quads share a half never: not in the same cycle (the quad would be
+  // lost), and no line write while a quad of that half merges (the merge would overwrite it).
+  // Unsplit, the tile spans both halves, so they never overlap at all.
+  `ASSERT(NoQuadDuringLine, !(quad_valid_i && q_line_conflict))
+  `ASSERT(NoLineWriteInMerge, !(s1_q && lwe_i && laddr[6] == a1_q[6]))
+  `ASSERT(UnsplitNoOverlap_A, !split_i |-> !((quad_valid_i || s1_q) && (lre_i || lwe_i)))
+  `ASSERT(SplitTileFitsHalf_A, split_i && quad_valid_i |-> !quad_i.ly[5] && !quad_i.lx[5])
+  `ASSERT(SplitLineFitsHalf_A, split_i && (lre_i || lwe_i) |-> !lrow_i[5] && !lseg_i[1])
 
 endmodule

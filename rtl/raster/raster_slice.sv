@@ -183,11 +183,16 @@ module raster_slice #(
   // Bin walker, ownership, per-bin primitive mask
   // ============================================================================================
   logic [6:0]  wtx_q, wtx_d, wty_q, wty_d;
-  logic [10:0] tile_x, tile_y, tile_x1, tile_y1;
+
+  // Tile origins: the raster's bin (R side, rtx/rty) and the line engine's (etx/ety). With the
+  // double-buffered tile buffer they are different bins (docs/raster.md "Double-buffered tile
+  // buffer"); the walker only finds bins and hands them on.
+  logic [6:0]  rtx_q, rtx_d, rty_q, rty_d, etx_q, etx_d, ety_q, ety_d;
+  logic [10:0] tile_x, tile_y, tile_x1, tile_y1, etile_x, etile_y;
   logic [11:0] tend_x, tend_y;
   always_comb begin
-    tile_x = 11'({wtx_q, 4'd0} << l2t);
-    tile_y = 11'({wty_q, 4'd0} << l2t);
+    tile_x = 11'({rtx_q, 4'd0} << l2t);
+    tile_y = 11'({rty_q, 4'd0} << l2t);
     tend_x = 12'(tile_x) + (12'd16 << l2t) - 12'd1;
     tend_y = 12'(tile_y) + (12'd16 << l2t) - 12'd1;
     if (tend_x > rtw_q - 12'd1) tend_x = rtw_q - 12'd1;
@@ -195,6 +200,8 @@ module raster_slice #(
     tile_x1 = tend_x[10:0];
     tile_y1 = tend_y[10:0];
   end
+  assign etile_x = 11'({etx_q, 4'd0} << l2t);
+  assign etile_y = 11'({ety_q, 4'd0} << l2t);
 
   // Ownership (tx + ty * skew) mod N, N = 2..8, by restoring division: one conditional
   // subtraction per bit, the partial remainder < N fits 3 bits. (Seven `%` operators made
@@ -222,7 +229,7 @@ module raster_slice #(
   // primitive's tile box" follow the walker, which only starts at the batch's union box
   // corner and steps right or to the start of the next row. A flag sets when the walker
   // reaches the box's first column (row) and clears after its last, so it needs equality
-  // compares only. (The flags are valid while the walker walks a batch, T_WALK to T_STORE;
+  // compares only. (The flags are valid while the walker walks a batch, T_WALK to T_FIN;
   // the assertion below checks them against the comparator definition.)
   logic [BATCH_PRIMS-1:0] xin_q, xin_d, yin_q, yin_d;
   logic [BATCH_PRIMS-1:0] bmask;
@@ -284,6 +291,7 @@ module raster_slice #(
 
   // FS/TP: vertex color, or vertex color x texel through the slice's texel cache
   logic                      fs_ready, fs_valid, fs_idle, fs_req, fs_rsp, fs_inv;
+  logic                      fs_ready_port;   // the port takes the FS's texel read
   tessera_raster_pkg::quad_t fs_quad;
   logic [31:0]               fs_addr, fs_hits, fs_misses;
   raster_fs #(.NLINES(CCHE_LINES)) u_fs (
@@ -295,7 +303,7 @@ module raster_slice #(
     .inv_i(fs_inv),
     .quad_valid_i(quad_valid), .quad_ready_o(fs_ready), .quad_i(quad),
     .quad_valid_o(fs_valid), .quad_o(fs_quad), .idle_o(fs_idle),
-    .mreq_valid_o(fs_req), .mreq_ready_i(mem_req_ready_i), .mreq_addr_o(fs_addr),
+    .mreq_valid_o(fs_req), .mreq_ready_i(fs_ready_port), .mreq_addr_o(fs_addr),
     .mrsp_valid_i(fs_rsp), .mrsp_data_i(mem_rsp_i.rdata),
     .hits_o(fs_hits), .misses_o(fs_misses));
 
@@ -310,6 +318,7 @@ module raster_slice #(
   raster_rb u_rb (
     .clk_i, .rst_ni,
     .depth_func_i(depth_func_q), .depth_we_i(depth_we_q), .color_we_i(color_we_q),
+    .split_i(dbuf), .qhalf_i(qhalf), .lhalf_i(eh_q),
     .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .hidden_o(rb_hidden), .idle_o(rb_idle),
     .lwe_i(lwe), .lre_i(lre), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
     .lwdata_i(lwdata), .lrdata_o(lrdata));
@@ -379,8 +388,8 @@ module raster_slice #(
   logic [11:0] e_px, e_py;
   logic        e_lvalid;
   logic [31:0] e_addr;
-  assign e_px = 12'(tile_x) + {6'd0, e_seg, 4'd0};
-  assign e_py = 12'(tile_y) + {6'd0, e_row};
+  assign e_px = 12'(etile_x) + {6'd0, e_seg, 4'd0};
+  assign e_py = 12'(etile_y) + {6'd0, e_row};
   assign e_lvalid = (e_px < rtw_q) && (e_py < rth_q);
 
   assign fc_idx = {wty_q[4:0], wtx_q[4:0]};
@@ -416,37 +425,36 @@ module raster_slice #(
       default: begin r_row = r_li[7:2];         r_seg = r_li[1:0];       end
     endcase
   end
-  logic rsp_rd, rsp_wr;
+  // Read tags: the line engine's {0, ...} (above), the FS's texel line FsTag; writes {1, n},
+  // n = 1..127 (FsTag is never a write's: one tag per outstanding request of the port). The
+  // FS's texel reads and the engine's line traffic now overlap (double-buffered tiles).
+  localparam logic [7:0] FsTag = 8'h80;
+  logic rsp_rd, rsp_wr, e_rsp;
   assign mem_rsp_ready_o = 1'b1;
   assign rsp_rd = mem_rsp_valid_i && (mem_rsp_i.op == tessera_mem_pkg::MEM_OP_READ);
   assign rsp_wr = mem_rsp_valid_i && (mem_rsp_i.op != tessera_mem_pkg::MEM_OP_READ);
-  assign fs_rsp = rsp_rd && !ebusy_q;
+  assign fs_rsp = rsp_rd && mem_rsp_i.tag[7];
+  assign e_rsp  = rsp_rd && !mem_rsp_i.tag[7];
 
   logic [511:0] clr_line;
   assign clr_line = etgt_q ? {16{8'd0, dclear_q}} : {16{cclear_q}};
 
-  logic req_fire, e_done, next_line, wrote;
+  logic req_fire, e_fire, e_done, next_line, wrote;
   always_comb begin
     next_line = 1'b0;
     wrote = 1'b0;
     emode_d = emode_q;  li_d = li_q;  etgt_d = etgt_q;  eph_d = eph_q;  ewait_d = ewait_q;
     echunk_d = echunk_q;  ebusy_d = ebusy_q;  wr_tag_d = wr_tag_q;
     e_done = 1'b0;
-    mem_req_valid_o = 1'b0;
-    mem_req_o = '0;
-    mem_req_o.src = tessera_mem_pkg::SRC_W'(SRC_ID);
-    if (fs_req) begin               // texel line read: only while rasterizing (engine idle)
-      mem_req_valid_o = 1'b1;
-      mem_req_o.op    = tessera_mem_pkg::MEM_OP_READ;
-      mem_req_o.addr  = fs_addr;
-      mem_req_o.tag   = 8'd0;
-    end
+    e_req_valid = 1'b0;
+    e_req = '0;
+    e_req.src = tessera_mem_pkg::SRC_W'(SRC_ID);
     lre = 1'b0;
     ltgt = etgt_q;  lrow = e_row;  lseg = e_seg;
-    lwe = rsp_rd && ebusy_q;
+    lwe = e_rsp;
     e_fill_we = 1'b0;
     e_adv = 1'b0;
-    if (rsp_rd) begin
+    if (e_rsp) begin
       ltgt = r_tgt;  lrow = r_row;  lseg = r_seg;
     end
     if (e_start) begin
@@ -454,22 +462,22 @@ module raster_slice #(
       li_d = '0;  eph_d = 1'b0;  ewait_d = 1'b0;
     end else if (ebusy_q) begin
       if (ewait_q) begin
-        if (rd_out_q == '0 && !rsp_rd) next_line = 1'b1;
+        if (rd_out_q == '0 && !e_rsp) next_line = 1'b1;
       end else if (!e_lvalid) begin
         next_line = 1'b1;
       end else if (emode_q == E_LOAD) begin
         if (e_fill) begin
           // clear pending (fast clear): the clear value straight into the tile buffer, one
           // line per clock, on the cycles no load response needs the write port
-          e_fill_we = !rsp_rd;
+          e_fill_we = !e_rsp;
           lwe       = lwe || e_fill_we;
           e_adv     = e_fill_we;
         end else if (!(li_q[6:0] == 7'd0 && li_q != 8'd0 && rd_out_q != '0)) begin
-          mem_req_valid_o = 1'b1;
-          mem_req_o.op    = tessera_mem_pkg::MEM_OP_READ;
-          mem_req_o.addr  = e_addr;
-          mem_req_o.tag   = small_bin ? {1'b0, etgt_q, li_q[5:0]} : {1'b0, li_q[6:0]};
-          e_adv           = mem_req_ready_i;
+          e_req_valid = 1'b1;
+          e_req.op    = tessera_mem_pkg::MEM_OP_READ;
+          e_req.addr  = e_addr;
+          e_req.tag   = small_bin ? {1'b0, etgt_q, li_q[5:0]} : {1'b0, li_q[6:0]};
+          e_adv           = mem_req_ready_i && !fs_sel;
         end
         if (e_adv) begin
           echunk_d = li_q[7];
@@ -482,18 +490,18 @@ module raster_slice #(
           end
         end
       end else if (!eph_q) begin
-        lre = (emode_q == E_STORE) && !rsp_rd;
-        if (emode_q != E_STORE || !rsp_rd) eph_d = 1'b1;
+        lre = (emode_q == E_STORE) && !e_rsp;
+        if (emode_q != E_STORE || !e_rsp) eph_d = 1'b1;
       end else if (wr_out_q < 8'd127) begin
-        mem_req_valid_o = 1'b1;
-        mem_req_o.op    = tessera_mem_pkg::MEM_OP_WRITE;
-        mem_req_o.addr  = e_addr;
-        mem_req_o.dsid  = etgt_q ? ddsid_q : cdsid_q;
-        mem_req_o.tag   = {1'b1, wr_tag_q};
-        mem_req_o.wstrb = '1;
-        mem_req_o.wdata = (emode_q == E_CLEAR) ? clr_line : lrdata;
-        if (mem_req_ready_i) begin
-          wr_tag_d = wr_tag_q + 7'd1;
+        e_req_valid = 1'b1;
+        e_req.op    = tessera_mem_pkg::MEM_OP_WRITE;
+        e_req.addr  = e_addr;
+        e_req.dsid  = etgt_q ? ddsid_q : cdsid_q;
+        e_req.tag   = {1'b1, wr_tag_q};
+        e_req.wstrb = '1;
+        e_req.wdata = (emode_q == E_CLEAR) ? clr_line : lrdata;
+        if (mem_req_ready_i && !fs_sel) begin
+          wr_tag_d = (wr_tag_q == 7'd127) ? 7'd1 : wr_tag_q + 7'd1;
           eph_d = 1'b0;
           next_line = 1'b1;
           wrote = 1'b1;
@@ -508,7 +516,7 @@ module raster_slice #(
         end else if (li_q != e_last) begin
           li_d = li_q + 8'd1;
           // back-to-back writes: fetch the next line's word now (one line per clock)
-          if (wrote && !rsp_rd) begin
+          if (wrote && !e_rsp) begin
             eph_d = 1'b1;
             lre   = (emode_q == E_STORE);
             lrow  = e_row_n;
@@ -528,27 +536,94 @@ module raster_slice #(
       end
     end
   end
+  // The FS's texel read has the port first (a stalled quad stops the raster), except when
+  // the engine's request was shown and not taken: a request is held until it is taken
+  // (tessera_mem_pkg), so the engine keeps the port then.
+  logic e_req_valid, e_lock_q, e_lock_d, fs_sel;
+  tessera_mem_pkg::mem_req_t e_req, port_req;
+  assign fs_sel   = fs_req && !e_lock_q;
+  assign e_lock_d = e_req_valid && !fs_sel && !mem_req_ready_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      e_lock_q <= 1'b0;
+    end else begin
+      e_lock_q <= e_lock_d;
+    end
+  end
+  always_comb begin
+    port_req = e_req;
+    if (fs_sel) begin
+      port_req      = '0;
+      port_req.src  = tessera_mem_pkg::SRC_W'(SRC_ID);
+      port_req.op   = tessera_mem_pkg::MEM_OP_READ;
+      port_req.addr = fs_addr;
+      port_req.tag  = FsTag;
+    end
+  end
+  assign mem_req_valid_o = fs_sel || e_req_valid;
+  assign mem_req_o       = port_req;
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
+  assign fs_ready_port = mem_req_ready_i && fs_sel;
+  assign e_fire   = req_fire && !fs_sel;
   assign lwdata = e_fill_we ? clr_line : mem_rsp_i.rdata;
 
   always_comb begin
     rd_out_d = rd_out_q;
     wr_out_d = wr_out_q;
-    if (req_fire && mem_req_o.op == tessera_mem_pkg::MEM_OP_READ) rd_out_d = rd_out_d + 9'd1;
-    if (rsp_rd) rd_out_d = rd_out_d - 9'd1;
-    if (req_fire && mem_req_o.op == tessera_mem_pkg::MEM_OP_WRITE) wr_out_d = wr_out_d + 8'd1;
+    if (e_fire && e_req.op == tessera_mem_pkg::MEM_OP_READ) rd_out_d = rd_out_d + 9'd1;
+    if (e_rsp) rd_out_d = rd_out_d - 9'd1;
+    if (e_fire && e_req.op == tessera_mem_pkg::MEM_OP_WRITE) wr_out_d = wr_out_d + 8'd1;
     if (rsp_wr) wr_out_d = wr_out_d - 8'd1;
   end
 
   // ============================================================================================
   // Control
   // ============================================================================================
+  // Two state machines (docs/raster.md "Double-buffered tile buffer"):
+  // - the walker (st): batch insertion, the bin walk, the bitstream record and the bin's tile
+  //   load into a free half of the tile buffer, the hand-off of the loaded bin to the raster
+  //   side; commands (clear walk, drain);
+  // - the raster side (rs): setup and GRAS for each primitive of its bin, the drain of FS and
+  //   RB, then a store request for the bin's half, which the line engine serves first.
+  // With bins of at most 32x32 pixels (dbuf) the walker loads bin b+1 and the engine stores
+  // bin b-1 while the raster side renders bin b; 64x64 bins use the whole buffer, so load,
+  // raster and store of a bin follow each other as before.
   typedef enum logic [3:0] {
-    T_IDLE, T_WALK, T_BS, T_LOAD, T_PRIM, T_PRIM_RD, T_SETUP, T_GRAS, T_RBDRAIN, T_STORE,
-    T_CWALK, T_CLEAR, T_DRAIN
+    T_IDLE, T_WALK, T_BS, T_LOAD, T_HAND, T_FIN, T_CWALK, T_CLEAR, T_DRAIN
   } tstate_e;
+  typedef enum logic [2:0] {
+    R_IDLE, R_PRIM, R_PRIM_RD, R_SETUP, R_GRAS
+  } rstate_e;
   tstate_e st_q, st_d;
-  logic [BATCH_PRIMS-1:0] pm_q, pm_d;        // primitives of the bin still to render
+  rstate_e rs_q, rs_d;
+  logic [BATCH_PRIMS-1:0] pm_q, pm_d;        // primitives of the raster's bin still to render
+  logic                   dbuf;              // double-buffered: a tile fits half the buffer
+  logic                   rh_q, rh_d;        // the raster's half
+  logic                   eh_q, eh_d;        // the line engine's half
+  logic                   lh_q, lh_d;        // the half the walker loads / hands on
+  logic                   dr_q, dr_d;        // a bin's last quads drain through FS and RB
+  logic                   drh_q, drh_d;
+  logic [6:0]             drtx_q, drtx_d, drty_q, drty_d;
+  logic                   lrzp_q, lrzp_d;    // the raster's bin is not yet the LRZ's
+  logic                   qhalf;             // the half of the quads in flight
+  logic                   sp_q, sp_d;        // a rendered bin waits for its store
+  logic                   sph_q, sph_d;
+  logic [6:0]             sptx_q, sptx_d, spty_q, spty_d;
+  logic [1:0]             hbusy;             // per half: loaded, rendered or stored
+  logic                   lhalf_free;        // a half the walker may load into, and which
+  logic                   lhalf;
+  assign dbuf = small_bin;
+  assign qhalf = dr_q ? drh_q : rh_q;
+  always_comb begin
+    for (int h = 0; h < 2; h++) begin
+      hbusy[h] = ((rs_q != R_IDLE) && rh_q == 1'(h)) || (sp_q && sph_q == 1'(h)) ||
+                 (dr_q && drh_q == 1'(h)) ||
+                 (ebusy_q && emode_q != E_CLEAR && eh_q == 1'(h)) ||
+                 ((st_q == T_LOAD || st_q == T_HAND) && lh_q == 1'(h));
+    end
+    lhalf      = hbusy[0];
+    lhalf_free = dbuf ? !(&hbusy) : (hbusy == 2'b00);
+  end
   logic [BIdxW-1:0]       pidx;
   logic                   done_d, done_q;
 
@@ -620,7 +695,12 @@ module raster_slice #(
   assign cmd_is_tri = (in_i.kind == tessera_raster_pkg::RIN_TRI);
 
   always_comb begin
-    st_d = st_q;  done_d = 1'b0;  in_ready_o = 1'b0;  wmove = 1'b0;
+    st_d = st_q;  rs_d = rs_q;  done_d = 1'b0;  in_ready_o = 1'b0;  wmove = 1'b0;
+    rh_d = rh_q;  eh_d = eh_q;  lh_d = lh_q;  rtx_d = rtx_q;  rty_d = rty_q;
+    etx_d = etx_q;  ety_d = ety_q;
+    sp_d = sp_q;  sph_d = sph_q;  sptx_d = sptx_q;  spty_d = spty_q;
+    dr_d = dr_q;  drh_d = drh_q;  drtx_d = drtx_q;  drty_d = drty_q;  lrzp_d = lrzp_q;
+    lrz_bin = 1'b0;  bs_valid_o = 1'b0;
     ne_d = ne_q;  bcnt_d = bcnt_q;  uv_d = uv_q;
     utx0_d = utx0_q;  utx1_d = utx1_q;  uty0_d = uty0_q;  uty1_d = uty1_q;
     wtx_d = wtx_q;  wty_d = wty_q;  pm_d = pm_q;
@@ -628,7 +708,6 @@ module raster_slice #(
     tr_we = 1'b0;  tr_waddr = BIdxW'(bcnt_q);  tr_re = 1'b0;  tr_raddr = pidx;
     tse_start = 1'b0;  gras_start = 1'b0;
     e_start = 1'b0;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
-    bs_valid_o = 1'b0;
     cwalk_end = 1'b0;
     fc_pc_d = fc_pc_q;
     fc_pd_d = fc_pd_q;
@@ -693,18 +772,22 @@ module raster_slice #(
       end
       T_WALK: begin
         if (owned && bmask != '0) begin
-          pm_d = bmask;
           st_d = T_BS;
         end else if (walk_last) begin
-          st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
+          st_d = T_FIN;
         end else begin
           wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
         end
       end
-      T_BS: begin
+      // The bitstream record goes out when the bin's load can start: a free half, the engine
+      // free and no store waiting (stores first: they free the halves).
+      T_BS: if (lhalf_free && !ebusy_q && !sp_q) begin
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
           e_start = 1'b1;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
+          etx_d = wtx_q;  ety_d = wty_q;
+          eh_d = dbuf ? lhalf : 1'b0;
+          lh_d = dbuf ? lhalf : 1'b0;
           // a target whose clear is pending is filled with the clear value, not read
           efill_c_d = fc_pc;
           efill_d_d = fc_pd;
@@ -713,56 +796,28 @@ module raster_slice #(
           st_d = T_LOAD;
         end
       end
-      T_LOAD: if (e_done) st_d = T_PRIM;
-      T_PRIM: begin
-        if (pm_q == '0) begin
-          st_d = T_RBDRAIN;
-        end else begin
-          tr_re = 1'b1;
-          st_d = T_PRIM_RD;
-        end
-      end
-      T_PRIM_RD: begin
-        tse_start = 1'b1;
-        prx0_d = rx0;  pry0_d = ry0;  prx1_d = rx1;  pry1_d = ry1;
-        st_d = T_SETUP;
-      end
-      // Setup overlaps raster (issue 16 item 5): GRAS registers a primitive's setup when it
-      // starts, so the TSE sets up the next primitive of the bin while GRAS walks this one.
-      // A primitive leaves the bin's mask when GRAS takes it; T_GRAS holds a finished setup
-      // until GRAS is free. Quads stay in primitive order: one GRAS, started in mask order.
-      T_SETUP: if (tse_done) begin
-        if (tse_degen) begin
-          pm_d[pidx] = 1'b0;
-          st_d = T_PRIM;
-        end else if (!gras_busy) begin
-          gras_start = 1'b1;
-          pm_d[pidx] = 1'b0;
-          st_d = T_PRIM;
-        end else begin
-          st_d = T_GRAS;
-        end
-      end
-      T_GRAS: if (!gras_busy) begin
-        gras_start = 1'b1;
-        pm_d[pidx] = 1'b0;
-        st_d = T_PRIM;
-      end
-      T_RBDRAIN: if (!gras_busy && rb_idle && fs_idle && !fs_valid) begin
-        e_start = 1'b1;  e_start_mode = E_STORE;  e_start_tgt = 1'b0;
-        st_d = T_STORE;
-      end
-      T_STORE: if (e_done) begin
+      T_LOAD: if (e_done) st_d = T_HAND;
+      // The loaded bin goes to the raster side when it is free; the walker moves on.
+      T_HAND: if (rs_q == R_IDLE) begin
+        rs_d = R_PRIM;
+        pm_d = bmask;
+        rtx_d = wtx_q;  rty_d = wty_q;  rh_d = lh_q;
+        lrzp_d = 1'b1;
         if (walk_last) begin
-          st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
+          st_d = T_FIN;
         end else begin
           wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
           st_d = T_WALK;
         end
       end
+      // The batch ends when its last bin is rendered and stored.
+      T_FIN: if (rs_q == R_IDLE && !dr_q && !sp_q && !ebusy_q) begin
+        st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
+      end
       T_CWALK: begin
         if (owned && (!fc_mat_q || fc_pc || fc_pd)) begin
           e_start = 1'b1;  e_start_mode = E_CLEAR;
+          etx_d = wtx_q;  ety_d = wty_q;  eh_d = 1'b0;
           if (fc_mat_q) begin                 // pass end: this tile's pending clears
             e_start_tgt = !fc_pc;
             ecl_d_d = fc_pd;
@@ -794,6 +849,67 @@ module raster_slice #(
       end
       default: st_d = T_IDLE;
     endcase
+    // ---- raster side ----
+    // Setup overlaps raster (issue 16 item 5): GRAS registers a primitive's setup when it
+    // starts, so the TSE sets up the next primitive of the bin while GRAS walks this one.
+    // A primitive leaves the bin's mask when GRAS takes it; R_GRAS holds a finished setup
+    // until GRAS is free. Quads stay in primitive order: one GRAS, started in mask order.
+    unique case (rs_q)
+      // The bin's last primitive is with GRAS: its quads drain (dr) while the raster side
+      // takes the next bin and sets up its first primitive; GRAS starts that one when the
+      // drain is over (one bin's quads in FS and RB at a time, in the drain's half).
+      R_PRIM: begin
+        if (pm_q == '0) begin
+          if (!dr_q) begin
+            dr_d = 1'b1;  drh_d = rh_q;  drtx_d = rtx_q;  drty_d = rty_q;
+            rs_d = R_IDLE;
+          end
+        end else begin
+          tr_re = 1'b1;
+          rs_d = R_PRIM_RD;
+        end
+      end
+      R_PRIM_RD: begin
+        tse_start = 1'b1;
+        prx0_d = rx0;  pry0_d = ry0;  prx1_d = rx1;  pry1_d = ry1;
+        rs_d = R_SETUP;
+      end
+      R_SETUP: if (tse_done) begin
+        if (tse_degen) begin
+          pm_d[pidx] = 1'b0;
+          rs_d = R_PRIM;
+        end else if (!gras_busy && !dr_q && !lrzp_q) begin
+          gras_start = 1'b1;
+          pm_d[pidx] = 1'b0;
+          rs_d = R_PRIM;
+        end else begin
+          rs_d = R_GRAS;
+        end
+      end
+      R_GRAS: if (!gras_busy && !dr_q && !lrzp_q) begin
+        gras_start = 1'b1;
+        pm_d[pidx] = 1'b0;
+        rs_d = R_PRIM;
+      end
+      default: ;
+    endcase
+    // The drained bin's store is requested (the previous store has started by now: it had
+    // the engine first); then the LRZ may take the raster side's bin.
+    if (dr_q && !gras_busy && rb_idle && fs_idle && !fs_valid && !sp_q) begin
+      sp_d = 1'b1;  sph_d = drh_q;  sptx_d = drtx_q;  spty_d = drty_q;
+      dr_d = 1'b0;
+    end
+    if (lrzp_q && !dr_q) begin
+      lrz_bin = 1'b1;
+      lrzp_d = 1'b0;
+    end
+    // The engine serves a waiting store as soon as it is free (the walker's load waits).
+    if (sp_q && !ebusy_q && !e_start) begin
+      e_start = 1'b1;  e_start_mode = E_STORE;  e_start_tgt = 1'b0;
+      etx_d = sptx_q;  ety_d = spty_q;  eh_d = sph_q;
+      sp_d = 1'b0;
+    end
+
     // The clear walk's end, from T_CWALK or T_CLEAR. At a pass's end (fc_mat_q) every owned
     // tile of the target is written, so no clear is pending any more (the bits beyond the
     // target's grid were set with the rest at RENDERPASS_BEGIN) and the command drains; at a
@@ -823,7 +939,6 @@ module raster_slice #(
   assign roff = in_i.data[11:0];
   assign rval = in_i.data[63:32];
 
-  assign lrz_bin = (st_q == T_BS) && bs_ready_i;
   // A BIN or SLICE write that changes the tile grid or the ownership: it switches the LRZ off
   // for the pass (the slice-space layout changed), and pending fast clears are written first.
   assign layout_chg = in_valid_i && (in_i.kind == tessera_raster_pkg::RIN_SET_REG) &&
@@ -840,7 +955,7 @@ module raster_slice #(
     .rp_begin_i(cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN),
     .rp_clear_i(e_clr_d), .rp_clear_depth_i(in_rp.clear_depth),
     .layout_wr_i(lrz_layout_wr),
-    .bin_i(lrz_bin), .bin_tx_i(wtx_q), .bin_ty_i(wty_q),
+    .bin_i(lrz_bin), .bin_tx_i(rtx_q), .bin_ty_i(rty_q),
     .hold_o(lrz_hold), .req_i(lrz_req), .bx_i(lrz_bx), .by_i(lrz_by),
     .zmin_i(lrz_zmin), .zmax_i(lrz_zmax), .zok_i(lrz_zok), .full_i(lrz_full),
     .nquads_i(lrz_nquads), .reject_o(lrz_reject),
@@ -855,41 +970,47 @@ module raster_slice #(
   logic [31:0] y_idle_q, y_inwait_q, y_memwait_q, y_clear_q;
 
   // ---- where the cycles go: one activity per cycle -----------------------------------------
-  // A line request the port does not take, a load with nothing issued or arriving and the
-  // wait for write acknowledgements are memory waits, whatever phase they happen in.
+  // The raster side's work counts first (setup, raster); a cycle it is idle goes to the line
+  // engine's job (load, store, clear: a line request the port does not take, a load with
+  // nothing issued or arriving are memory waits), then to the walker (insertion and walk are
+  // setup; input wait, idle; the drain's wait for write acknowledgements is a memory wait).
+  // With double-buffered tiles, loads and stores hidden under the raster are not counted.
   tessera_raster_pkg::act_e act;
   logic                     mem_stall;
   assign mem_stall = mem_req_valid_o && !mem_req_ready_i;
   always_comb begin
-    unique case (st_q)
-      T_IDLE: begin
-        if (in_valid_i)          act = tessera_raster_pkg::ACT_SETUP;
-        else if (bcnt_q != '0)   act = tessera_raster_pkg::ACT_INPUT_WAIT;
-        else                     act = tessera_raster_pkg::ACT_IDLE;
-      end
-      T_LOAD: begin
-        if (mem_stall || !(req_fire || rsp_rd || e_fill_we)) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
-        else                                    act = tessera_raster_pkg::ACT_LOAD;
-      end
-      T_STORE: begin
-        if (mem_stall) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
-        else           act = tessera_raster_pkg::ACT_STORE;
-      end
-      T_CWALK, T_CLEAR: begin
-        if (mem_stall) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
-        else           act = tessera_raster_pkg::ACT_CLEAR;
-      end
-      T_GRAS, T_RBDRAIN: act = tessera_raster_pkg::ACT_RASTER;
-      T_DRAIN:           act = tessera_raster_pkg::ACT_MEMORY_WAIT;
-      // walk, bitstream, prim, setup: raster while GRAS works in their shadow
-      default: act = gras_busy ? tessera_raster_pkg::ACT_RASTER : tessera_raster_pkg::ACT_SETUP;
-    endcase
+    if (rs_q == R_GRAS || (dr_q && rs_q == R_IDLE)) begin
+      act = tessera_raster_pkg::ACT_RASTER;
+    end else if (rs_q != R_IDLE) begin
+      // prim, setup: raster while GRAS works in their shadow
+      act = gras_busy ? tessera_raster_pkg::ACT_RASTER : tessera_raster_pkg::ACT_SETUP;
+    end else if (ebusy_q) begin
+      unique case (emode_q)
+        E_LOAD: begin
+          if (mem_stall || !(e_fire || e_rsp || e_fill_we)) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
+          else                                              act = tessera_raster_pkg::ACT_LOAD;
+        end
+        E_STORE: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_STORE;
+        default: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_CLEAR;
+      endcase
+    end else begin
+      unique case (st_q)
+        T_IDLE: begin
+          if (in_valid_i)          act = tessera_raster_pkg::ACT_SETUP;
+          else if (bcnt_q != '0)   act = tessera_raster_pkg::ACT_INPUT_WAIT;
+          else                     act = tessera_raster_pkg::ACT_IDLE;
+        end
+        T_CWALK, T_CLEAR: act = tessera_raster_pkg::ACT_CLEAR;
+        T_DRAIN:          act = tessera_raster_pkg::ACT_MEMORY_WAIT;
+        default:          act = tessera_raster_pkg::ACT_SETUP;   // walk, record, hand-off
+      endcase
+    end
   end
   assign act_o = act;
   assign mon_rp_begin_o = cmd_fire && (in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN);
-  assign mon_in_bin_o   = (st_q == T_BS) || (st_q == T_LOAD) || (st_q == T_PRIM) ||
-                          (st_q == T_PRIM_RD) || (st_q == T_SETUP) || (st_q == T_GRAS) ||
-                          (st_q == T_RBDRAIN) || (st_q == T_STORE);
+  // a bin is in flight from its bitstream record until the last store's line is issued
+  assign mon_in_bin_o   = (st_q == T_BS) || (st_q == T_LOAD) || (st_q == T_HAND) ||
+                          (rs_q != R_IDLE) || dr_q || sp_q || (ebusy_q && emode_q == E_STORE);
   prim_popcount #(.WIDTH(4)) u_qpop (.in_i(quad.mask), .cnt_o(qpop));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -916,11 +1037,28 @@ module raster_slice #(
       efill_d_q <= 1'b0;
       ecl_d_q <= 1'b0;
       st_q <= T_IDLE;  done_q <= 1'b0;  ne_q <= '0;  bcnt_q <= '0;  uv_q <= 1'b0;
+      rs_q <= R_IDLE;
+      rh_q <= 1'b0;
+      eh_q <= 1'b0;
+      lh_q <= 1'b0;
+      rtx_q <= '0;
+      rty_q <= '0;
+      etx_q <= '0;
+      ety_q <= '0;
+      sp_q <= 1'b0;
+      sph_q <= 1'b0;
+      dr_q <= 1'b0;
+      drh_q <= 1'b0;
+      drtx_q <= '0;
+      drty_q <= '0;
+      lrzp_q <= 1'b0;
+      sptx_q <= '0;
+      spty_q <= '0;
       utx0_q <= '0;  utx1_q <= '0;  uty0_q <= '0;  uty1_q <= '0;  wtx_q <= '0;  wty_q <= '0;
       pm_q <= '0;  prx0_q <= '0;  pry0_q <= '0;  prx1_q <= '0;  pry1_q <= '0;
       tx0_q <= '0;  tx1_q <= '0;  ty0_q <= '0;  ty1_q <= '0;  xin_q <= '0;  yin_q <= '0;
       emode_q <= E_LOAD;  li_q <= '0;  etgt_q <= 1'b0;  eph_q <= 1'b0;  ewait_q <= 1'b0;
-      echunk_q <= 1'b0;  ebusy_q <= 1'b0;  rd_out_q <= '0;  wr_out_q <= '0;  wr_tag_q <= '0;
+      echunk_q <= 1'b0;  ebusy_q <= 1'b0;  rd_out_q <= '0;  wr_out_q <= '0;  wr_tag_q <= 7'd1;
       c_tris_q <= '0;  c_bins_q <= '0;  c_bprims_q <= '0;  c_quads_q <= '0;  c_frags_q <= '0;
       c_pass_q <= '0;  c_rd_q <= '0;  c_wr_q <= '0;
       c_hidden_q <= '0;
@@ -992,6 +1130,23 @@ module raster_slice #(
         end
       end
       st_q <= st_d;  done_q <= done_d;  ne_q <= ne_d;  bcnt_q <= bcnt_d;  uv_q <= uv_d;
+      rs_q <= rs_d;
+      rh_q <= rh_d;
+      eh_q <= eh_d;
+      lh_q <= lh_d;
+      rtx_q <= rtx_d;
+      rty_q <= rty_d;
+      etx_q <= etx_d;
+      ety_q <= ety_d;
+      sp_q <= sp_d;
+      sph_q <= sph_d;
+      dr_q <= dr_d;
+      drh_q <= drh_d;
+      drtx_q <= drtx_d;
+      drty_q <= drty_d;
+      lrzp_q <= lrzp_d;
+      sptx_q <= sptx_d;
+      spty_q <= spty_d;
       utx0_q <= utx0_d;  utx1_q <= utx1_d;  uty0_q <= uty0_d;  uty1_q <= uty1_d;
       wtx_q <= wtx_d;  wty_q <= wty_d;  pm_q <= pm_d;  xin_q <= xin_d;  yin_q <= yin_d;
       prx0_q <= prx0_d;  pry0_q <= pry0_d;  prx1_q <= prx1_d;  pry1_q <= pry1_d;
@@ -999,7 +1154,7 @@ module raster_slice #(
       echunk_q <= echunk_d;  ebusy_q <= ebusy_d;  rd_out_q <= rd_out_d;  wr_out_q <= wr_out_d;
       wr_tag_q <= wr_tag_d;
       if (tr_we) c_tris_q <= c_tris_q + 32'd1;
-      if (st_q == T_BS && bs_ready_i) begin
+      if (bs_valid_o && bs_ready_i) begin
         c_bins_q   <= c_bins_q + 32'd1;
         c_bprims_q <= c_bprims_q + 32'(bpop);
       end
@@ -1019,7 +1174,7 @@ module raster_slice #(
                     (rd_out_q != '0);
   assign bs_tx_o  = wtx_q;
   assign bs_ty_o  = wty_q;
-  assign bs_mask_o  = pm_q;
+  assign bs_mask_o  = bmask;
   assign bs_count_o = bpop;
   assign cnt_tris_o = c_tris_q;   assign cnt_bins_o  = c_bins_q;
   assign cnt_binprims_o = c_bprims_q;  assign cnt_quads_o = c_quads_q;
@@ -1056,7 +1211,9 @@ module raster_slice #(
   `ASSERT(BinMaskIsBoxTest_A, (st_q != T_IDLE && st_q != T_CWALK && st_q != T_CLEAR &&
                                st_q != T_DRAIN) |-> bmask == bmask_ref)
 `endif
-  `ASSERT(RspReadExpected, rsp_rd |-> rd_out_q != '0)
+  `ASSERT(RspReadExpected, e_rsp |-> rd_out_q != '0)
+  // the port's request is held until taken: the engine's stays when it was not taken
+  `ASSERT(EngineReqHeld_A, e_lock_q |-> e_req_valid && !fs_sel && e_req == $past(e_req))
   `ASSERT(RspWriteExpected, rsp_wr |-> wr_out_q != '0)
   `ASSERT(RspNoError, mem_rsp_valid_i |-> !mem_rsp_i.err)
   // Fast clear: a pass never begins with clears of the last one still pending (every pass
@@ -1064,11 +1221,19 @@ module raster_slice #(
   // fill never takes the tile buffer's write port from a load response.
   `ASSERT(FcNoneAtPassBegin_A, cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN |-> !fc_any)
   `ASSERT(FcOnlyInsideGrid_A, fc_any && (st_q == T_BS || st_q == T_CWALK) |-> wtx_q < 7'd32 && wty_q < 7'd32)
-  `ASSERT(FcFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == E_LOAD && !rsp_rd)
+  `ASSERT(FcFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == E_LOAD && !e_rsp)
   // Setup/raster overlap: GRAS is started only when free, and it finishes (done_o) only while
   // it is working; the bin's store waits for it.
   `ASSERT(GrasStartsFree_A, gras_start |-> !gras_busy)
   `ASSERT(GrasDoneWhileBusy_A, gras_done |-> gras_busy)
-  `ASSERT(StoreAfterGras_A, st_q == T_STORE |-> !gras_busy)
+  `ASSERT(StoreAfterGras_A, ebusy_q && emode_q == E_STORE && !dbuf |-> !gras_busy)
+  // Double-buffered tiles: the raster side and the line engine never work in the same half,
+  // and only with bins that fit a half; the walker hands on only loaded bins.
+  `ASSERT(HalvesApart_A, rs_q != R_IDLE && ebusy_q && emode_q != E_CLEAR |-> dbuf && eh_q != rh_q)
+  `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != E_CLEAR |-> eh_q != drh_q)
+  `ASSERT(HandOffLoaded_A, st_q == T_HAND |-> !(ebusy_q && emode_q == E_LOAD))
+  // GRAS starts a bin's primitive only after the previous bin drained and the LRZ took it
+  `ASSERT(GrasAfterDrain_A, gras_start |-> !dr_q && !lrzp_q)
+  `ASSERT(OneStoreWaiting_A, dr_q && !dr_d |-> !sp_q)
 
 endmodule
