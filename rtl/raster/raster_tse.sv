@@ -7,7 +7,8 @@
 // implementation of it with two 48x26 signed multipliers (operands registered), scheduled
 // around the one long step, the reciprocal's restoring division (docs/raster.md "TSE
 // schedule", issue 16 item 5):
-//   S_D0    D from 2 products; orientation (swap v1, v2 when D < 0), |D|
+//   S_D0    the 2 products of D (registered, as every step's products: summed next cycle)
+//   S_D1    D; orientation (swap v1, v2 when D < 0), |D|
 //   S_NORM  D == 0 ends a degenerate triangle (3 cycles); n = bitlen(D)
 //   S_DIV   R = floor(2^(n+23) / D), one bit per cycle (25 cycles). Meanwhile, on the
 //           multipliers, everything that does not need R: the three edge functions at the walk
@@ -16,7 +17,8 @@
 //   S_GAP   the operands of the first R product take the last bit of R
 //   S_C     per attribute gx = (Gx R) >> (n+3), gy (1 cycle) and its value at the origin
 //           from gx, gy (1 cycle), interleaved so that no product waits for the one before
-// 42 cycles per setup, 38 for an untextured primitive (uv_en_i = 0: u and v, which the FS
+//   S_FIN   the last sum
+// 44 cycles per setup, 40 for an untextured primitive (uv_en_i = 0: u and v, which the FS
 // does not read then, are not set up and read as 0). It was 90 and 74 on one multiplier.
 // The raster slice overlaps it with GRAS on the previous primitive. The seam for a faster TSE:
 // setup once per triangle at batch insertion (everything but the 20 origin products is
@@ -46,7 +48,7 @@ module raster_tse (
   output logic [7*48-1:0] pgy_o
 );
 
-  typedef enum logic [2:0] {S_IDLE, S_D0, S_NORM, S_DIV, S_GAP, S_C} state_e;
+  typedef enum logic [2:0] {S_IDLE, S_D0, S_D1, S_NORM, S_DIV, S_GAP, S_C, S_FIN} state_e;
   // what a step multiplies (both multipliers): the product kinds
   typedef enum logic [2:0] {K_NONE, K_D, K_EDGE, K_GX, K_GY, K_C0, K_C1} kind_e;
 
@@ -114,10 +116,12 @@ module raster_tse (
   assign ea2 = vy0 - vy1;  assign eb2 = vx1 - vx0;
 
   // ---- the step schedule -------------------------------------------------------------------
-  // A step is (kind, index): K_EDGE j, K_GX/K_GY/K_C0/K_C1 attribute i. S_DIV's cycle
-  // b = 24 - k runs edge b (b < 3), then Gx, Gy of attribute (b - 3) / 2. S_C's step c runs
-  // C0 (gx, gy) of attribute 0, then C0 of i + 1 and C1 (the value at the origin) of i in
-  // turn, and C1 of the last: C1 of i reads gx_i written two steps before.
+  // A step is (kind, index): K_EDGE j, K_GX/K_GY/K_C0/K_C1 attribute i. Its two products are
+  // registered (p0_q, p1_q) and summed or shifted into their register the cycle after. S_DIV's
+  // cycle b = 24 - k runs edge b (b < 3), then Gx, Gy of attribute (b - 3) / 2. S_C's step c
+  // runs C0 (gx, gy) of attributes 0, 1, 2, then C1 (the value at the origin) of i and C0 of
+  // i + 3 in turn, and the last C1s: C1 of i comes at least 3 steps after C0 of i, whose gx_i
+  // is written 2 steps after it starts and read by the operand select the step before C1.
   function automatic logic [6:0] step_of(input logic [2:0] st, input logic [4:0] k,
                                          input logic [3:0] c, input logic [3:0] na);
     logic [2:0] kind, idx;
@@ -134,14 +138,14 @@ module raster_tse (
         kind = j[0] ? K_GY : K_GX;  idx = j[3:1];
       end
     end else if (st == S_C) begin
-      if (c == 4'd0) begin
-        kind = K_C0;  idx = '0;
-      end else if (c == {na[2:0], 1'b0} - 4'd1) begin
-        kind = K_C1;  idx = na[2:0] - 3'd1;
+      if (c < 4'd3) begin
+        kind = K_C0;  idx = c[2:0];
+      end else if (c >= {na[2:0], 1'b0} - 4'd2) begin
+        kind = K_C1;  idx = 3'(c - na);
       end else if (c[0]) begin
-        kind = K_C0;  idx = 3'((c + 4'd1) >> 1);
+        kind = K_C1;  idx = 3'((c - 4'd3) >> 1);
       end else begin
-        kind = K_C1;  idx = 3'((c >> 1) - 4'd1);
+        kind = K_C0;  idx = 3'((c + 4'd2) >> 1);
       end
     end
     step_of = {kind, idx, 1'b0};
@@ -234,6 +238,7 @@ module raster_tse (
   // ---- control --------------------------------------------------------------------------------
   logic [6:0] cur_step;        // {kind, idx, 0} of this cycle
   logic [2:0] cur_kind, cur_idx;
+  logic [2:0] pk_q, pi_q;      // the step whose products are in p0_q, p1_q
   logic       unused_step, unused_nxt;
   assign cur_step = step_of(st_q, k_q, ck_q, nattr);
   assign cur_kind = cur_step[6:4];
@@ -249,17 +254,19 @@ module raster_tse (
 
   logic signed [47:0] ma0_q, ma1_q;
   logic signed [25:0] mb0_q, mb1_q;
-  logic signed [73:0] prod0, prod1, prod0_sh, prod1_sh;
+  // The products are registered before they are summed: a 48x26 product and a four-operand
+  // sum in one cycle made the TSE 3 LUT levels deeper than the one-multiplier version.
+  logic signed [73:0] prod0, prod1, p0_q, p1_q, prod0_sh, prod1_sh;
   assign prod0 = ma0_q * mb0_q;
   assign prod1 = ma1_q * mb1_q;
-  assign prod0_sh = prod0 >>> (n_q + 6'd3);
-  assign prod1_sh = prod1 >>> (n_q + 6'd3);
+  assign prod0_sh = p0_q >>> (n_q + 6'd3);
+  assign prod1_sh = p1_q >>> (n_q + 6'd3);
 
   logic signed [47:0] dsigned;
-  assign dsigned = prod0[47:0] - prod1[47:0];
+  assign dsigned = p0_q[47:0] - p1_q[47:0];
 
-  logic [23:0] a0c;            // attribute cur_idx of vertex 0 (its value at the origin)
-  assign a0c = attr_of(v_q, 2'd0, cur_idx);
+  logic [23:0] a0c;            // attribute pi_q of vertex 0 (its value at the origin)
+  assign a0c = attr_of(v_q, 2'd0, pi_q);
 
   logic [44:0] rr;
   always_comb begin
@@ -283,9 +290,10 @@ module raster_tse (
       // zero) is a node random simulation never sets; ABC's SAT sweeping (&fraig) spent
       // minutes per such node. D == 0 is tested on the registered |D| in S_NORM for the same
       // reason (the geometry's area test did the same, docs/geometry.md).
-      S_D0: begin
+      S_D0: st_d = S_D1;
+      S_D1: begin
         if (dsigned[47]) begin
-          d_d = prod1[47:0] - prod0[47:0];
+          d_d = p1_q[47:0] - p0_q[47:0];
           v_d = {v_q[2*VW +: VW], v_q[0 +: VW], v_q[VW +: VW]};
         end else begin
           d_d = dsigned;
@@ -321,25 +329,28 @@ module raster_tse (
       end
       S_C: begin
         if (ck_q == {nattr[2:0], 1'b0} - 4'd1) begin
-          done_d = 1'b1;  st_d = S_IDLE;
+          st_d = S_FIN;               // the last sum is written in S_FIN
         end else begin
           ck_d = ck_q + 4'd1;
         end
       end
+      S_FIN: begin
+        done_d = 1'b1;  st_d = S_IDLE;
+      end
       default: st_d = S_IDLE;
     endcase
-    // the products of this step
+    // the products of the last step
     for (int j = 0; j < 7; j++) begin
-      if (cur_idx == 3'(j)) begin
-        unique case (cur_kind)
-          K_EDGE: if (j < 3) w_d[j*48 +: 48] = prod0[47:0] + prod1[47:0];
-          K_GX:   pgx_d[j*48 +: 48] = prod0[47:0] + prod1[47:0];
-          K_GY:   pgy_d[j*48 +: 48] = prod0[47:0] + prod1[47:0];
+      if (pi_q == 3'(j)) begin
+        unique case (pk_q)
+          K_EDGE: if (j < 3) w_d[j*48 +: 48] = p0_q[47:0] + p1_q[47:0];
+          K_GX:   pgx_d[j*48 +: 48] = p0_q[47:0] + p1_q[47:0];
+          K_GY:   pgy_d[j*48 +: 48] = p0_q[47:0] + p1_q[47:0];
           K_C0: begin
             pgx_d[j*48 +: 48] = prod0_sh[47:0];
             pgy_d[j*48 +: 48] = prod1_sh[47:0];
           end
-          K_C1: pv_d[j*48 +: 48] = 48'({a0c, 20'd0}) + 48'(20'h8_0000) + prod0[47:0] + prod1[47:0];
+          K_C1: pv_d[j*48 +: 48] = 48'({a0c, 20'd0}) + 48'(20'h8_0000) + p0_q[47:0] + p1_q[47:0];
           default: ;
         endcase
       end
@@ -379,6 +390,10 @@ module raster_tse (
       mb0_q <= '0;
       ma1_q <= '0;
       mb1_q <= '0;
+      p0_q <= '0;
+      p1_q <= '0;
+      pk_q <= K_NONE;
+      pi_q <= '0;
       uv_en_q <= 1'b0;
     end else begin
       st_q <= st_d;
@@ -399,6 +414,10 @@ module raster_tse (
       done_q <= done_d;
       degen_q <= degen_d;
       {ma0_q, mb0_q, ma1_q, mb1_q} <= ops_d;
+      p0_q <= prod0;
+      p1_q <= prod1;
+      pk_q <= cur_kind;
+      pi_q <= cur_idx;
       uv_en_q <= uv_en_d;
     end
   end
@@ -417,10 +436,24 @@ module raster_tse (
   `ASSERT(MulOpsOfThisStep_A, st_q != S_IDLE |-> {ma0_q, mb0_q, ma1_q, mb1_q} ==
                               mul_ops(cur_kind, cur_idx, v_q, ox_q, oy_q, r_q, pgx_q, pgy_q))
   // The division's shadow holds every product that does not need R.
-  `ASSERT(ShadowFits_A, st_q == S_DIV && k_q == 5'd0 |-> 5'd24 - k_q >= 5'd3 + {nattr, 1'b0} - 5'd1)
+  `ASSERT(ShadowFits_A, st_q == S_DIV && k_q == 5'd0 |-> 5'd24 - k_q >= 5'd3 + {nattr, 1'b0})
+`ifndef SYNTHESIS
+  // C1 of an attribute reads the gx, gy its C0 wrote, never the Gx, Gy parked before: when
+  // its operands are selected, that C0's result is in pgx/pgy.
+  logic [6:0] gx_ready_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      gx_ready_q <= '0;
+    end else if (st_q == S_IDLE) begin
+      gx_ready_q <= '0;
+    end else if (pk_q == K_C0) begin
+      gx_ready_q[pi_q] <= 1'b1;
+    end
+  end
+  `ASSERT(C1ReadsItsC0_A, nxt_step[6:4] == K_C1 |-> gx_ready_q[nxt_step[3:1]])
+`endif
 
   logic unused_t;
-  assign unused_t = ^{prod0_sh[73:48], prod1_sh[73:48], prod0[73:48], prod1[73:48], d_q[47:44],
-                      rr[44]};
+  assign unused_t = ^{prod0_sh[73:48], prod1_sh[73:48], d_q[47:44], rr[44]};
 
 endmodule
