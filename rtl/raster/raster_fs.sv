@@ -8,17 +8,20 @@
 // v >> (16 - log2_h)) of the wrapped 0.16 coordinates, at tex_base + 4 (ty w + tx); the
 // channel c = (vertex_c * texel_c + 255) >> 8.
 // Without a texture a quad passes straight through (no latency, 4 pixels per clock). With
-// one, the covered pixels are textured in a pipeline, one pixel per clock on hits: the
-// address stage computes the next covered pixel's texel address into a register; the lookup
-// stage compares its tag (tags in flops) and reads the line (data in prim_ram_2p); the
-// modulate stage, one cycle later, selects the texel word and writes the modulated colour
-// back. The textured quad leaves through an output register while the next quad is taken, so
-// a fully covered quad costs 6 cycles (it took 10 when one pixel was looked up every other
-// cycle; issue 16, "where the cycles go"). A miss stops the lookups for one blocking line
-// read of a direct-mapped cache of NLINES 64-byte lines; the pixel is then looked up again
-// (a hit now). Hit and miss counts are those of the one-pixel-at-a-time FS: one lookup per
-// covered pixel, plus one per miss. inv_i drops every line (render pass boundaries, FLUSH,
-// INVALIDATE): render targets never go through this cache, so it is never dirty.
+// one, the covered pixels are textured in a pipeline, one cache line per clock on hits: the
+// address stage computes the four pixels' texel addresses into registers in the quad's first
+// cycle; the lookup stage compares the tag of the lowest pixel still to do (the leader; tags
+// in flops) and reads its line (data in prim_ram_2p), and every pixel left whose texel is in
+// the same 64-byte line is served by that read; the modulate stage, one cycle later, selects
+// each served pixel's texel word and writes the modulated colours back (four modulators).
+// Neighbouring pixels mostly read neighbouring texels, so a fully covered quad usually costs
+// 2 or 3 cycles (issue 16 item 3; 6 when one pixel was looked up per clock, 10 before that).
+// The textured quad leaves through an output register while the next quad is taken. A miss
+// stops the lookups for one blocking line read of a direct-mapped cache of NLINES 64-byte
+// lines; the leader is then looked up again (a hit now). Counts: one hit per pixel served
+// from a resident line, one miss per line read. inv_i drops every line (render pass
+// boundaries, FLUSH, INVALIDATE): render targets never go through this cache, so it is never
+// dirty.
 
 `include "prim_assert.svh"
 
@@ -57,54 +60,51 @@ module raster_fs #(
   logic        qv_q, qv_d;                  // q_q holds a quad
   logic [3:0]  rem_q, rem_d;                // its covered pixels not looked up yet
   logic        m_q, m_d;                    // modulate stage: a looked-up pixel's line was read
-  logic [1:0]  mpi_q, mpi_d;                // its pixel
-  logic [3:0]  mhot_q, mhot_d;              // the same, one-hot (a LUT level less on write-back)
-  logic [3:0]  mword_q, mword_d;            // its texel's word in the line
+  logic [3:0]  mhot_q, mhot_d;              // the pixels served by that line
+  logic [15:0] mword_q, mword_d;            // pixel i's texel word in the line at [i*4 +: 4]
   tessera_raster_pkg::quad_t oq_q, oq_d;    // output register
   logic        ov_q, ov_d;
   logic [NLINES-1:0]      val_q, val_d;
   logic [NLINES*26-1:0]   tag_q;
   logic [31:0] hits_q, misses_q;
 
-  // ---- address stage: the texel address of the pixel looked up next -----------------------
-  // The lookup compares a registered address (a_q, valid av_q), so the tag compare does not
-  // wait for the address arithmetic. The address unit works from registers only: it computes
-  // pixel pi_q's address in the quad's first cycle, and while a lookup runs, the address of
-  // the pixel after it (the lowest of rem_after), taken if the lookup hits. pi_q is kept equal
-  // to the lowest set bit of rem_q.
+  // ---- address stage: the four pixels' texel addresses, in the quad's first cycle ----------
+  // The lookup compares registered addresses (a_q, valid av_q), so the tag compare does not
+  // wait for the address arithmetic. la_q is the leader's address: the lowest pixel of rem_q
+  // (pi_q), kept in its own register so that the tag compare does not wait for a mux.
   function automatic logic [1:0] lowest(logic [3:0] m);
     lowest = 2'd3;
     for (int i = 2; i >= 0; i--) if (m[i]) lowest = 2'(i);
   endfunction
 
-  logic [1:0]  pi_q, pi_d;
-  logic [3:0]  rem_after;                   // rem_q once pixel pi_q is looked up
-  assign rem_after = rem_q & ~(4'b0001 << pi_q);
-  logic        av_q, av_d;
-  logic [29:0] a_q, a_d;                    // texel word address (byte address >> 2)
-  logic [1:0]  apix;                        // the pixel the address unit works on
-  assign apix = av_q ? lowest(rem_after) : pi_q;
-
-  logic [15:0] pu, pv;
-  logic [31:0] tx, ty, taddr;
+  logic [1:0]   pi_q, pi_d;
+  logic         av_q, av_d;
+  logic [4*30-1:0] a_q, a_d;                // pixel i's texel word address at [i*30 +: 30]
+  logic [29:0]  la_q, la_d;
+  logic [4*30-1:0] taddr4;
+  logic [4*32-1:0] tx4, ty4, ta4;           // pixel i's texel column, row, byte address
   always_comb begin
-    pu = '0;  pv = '0;
     for (int i = 0; i < 4; i++) begin
-      if (apix == 2'(i)) begin
-        pu = q_q.uv[i*32 + 16 +: 16];
-        pv = q_q.uv[i*32 +: 16];
-      end
+      tx4[i*32 +: 32] = 32'(q_q.uv[i*32 + 16 +: 16]) >> (5'd16 - {1'b0, log2_w_i});
+      ty4[i*32 +: 32] = 32'(q_q.uv[i*32 +: 16]) >> (5'd16 - {1'b0, log2_h_i});
+      ta4[i*32 +: 32] = tex_base_i + (((ty4[i*32 +: 32] << log2_w_i) + tx4[i*32 +: 32]) << 2);
+      taddr4[i*30 +: 30] = ta4[i*32 + 2 +: 30];
     end
   end
-  assign tx = 32'(pu) >> (5'd16 - {1'b0, log2_w_i});
-  assign ty = 32'(pv) >> (5'd16 - {1'b0, log2_h_i});
-  assign taddr = tex_base_i + (((ty << log2_w_i) + tx) << 2);
+
+  // the pixels left whose texel is in the leader's line
+  logic [3:0] same, serve, rem_after;
+  always_comb begin
+    for (int i = 0; i < 4; i++) same[i] = (a_q[i*30 + 4 +: 26] == la_q[29:4]);
+  end
+  assign serve     = rem_q & same;
+  assign rem_after = rem_q & ~serve;
 
   // ---- lookup stage ------------------------------------------------------------------------
   logic [IdxW-1:0] idx;
   logic [25:0]     tag;
-  assign idx = a_q[4 +: IdxW];
-  assign tag = 26'(a_q[29:4] >> IdxW);
+  assign idx = la_q[4 +: IdxW];
+  assign tag = 26'(la_q[29:4] >> IdxW);
 
   logic         ram_re, ram_we;
   logic [511:0] ram_rdata;
@@ -122,21 +122,26 @@ module raster_fs #(
   end
   assign hit = val_q[idx] && (tag_rd == tag);
 
-  logic lookup;                             // a pixel is looked up this cycle
+  logic [2:0] nserve;                       // pixels served by this lookup
+  prim_popcount #(.WIDTH(4)) u_nserve (.in_i(serve), .cnt_o(nserve));
+
+  logic lookup;                             // a line is looked up this cycle
   assign lookup = (st_q == F_RUN) && qv_q && av_q;
 
-  // ---- modulate stage: the texel of the pixel looked up last cycle -------------------------
-  logic [31:0] texel, vcol, mod;
-  logic [15:0] p;
+  // ---- modulate stage: the texels of the pixels served last cycle --------------------------
+  // the channel c = (vertex_c * texel_c + 255) >> 8, per served pixel
+  logic [4*32-1:0] texel4, mod;             // pixel i's texel, modulated colour at [i*32 +: 32]
+  logic [16*16-1:0] prod16;                 // pixel i, channel c at [(i*4 + c)*16 +: 16]
   always_comb begin
-    p = '0;
-    texel = '0;
-    vcol = '0;
-    for (int w = 0; w < 16; w++) if (mword_q == 4'(w)) texel = ram_rdata[w*32 +: 32];
-    for (int i = 0; i < 4; i++) if (mpi_q == 2'(i)) vcol = q_q.rgba[i*32 +: 32];
-    for (int c = 0; c < 4; c++) begin
-      p = 16'(vcol[c*8 +: 8]) * 16'(texel[c*8 +: 8]) + 16'd255;
-      mod[c*8 +: 8] = p[15:8];
+    for (int i = 0; i < 4; i++) begin
+      texel4[i*32 +: 32] = '0;
+      for (int w = 0; w < 16; w++) begin
+        if (mword_q[i*4 +: 4] == 4'(w)) texel4[i*32 +: 32] = ram_rdata[w*32 +: 32];
+      end
+      for (int c = 0; c < 4; c++) begin
+        prod16[(i*4 + c)*16 +: 16] = 16'(q_q.rgba[i*32 + c*8 +: 8]) * 16'(texel4[i*32 + c*8 +: 8]) + 16'd255;
+        mod[i*32 + c*8 +: 8] = prod16[(i*4 + c)*16 + 8 +: 8];
+      end
     end
   end
 
@@ -151,19 +156,18 @@ module raster_fs #(
 
   always_comb begin
     st_d = st_q;  q_d = q_q;  qv_d = qv_q;  rem_d = rem_q;
-    m_d = 1'b0;  mpi_d = mpi_q;  mhot_d = '0;  mword_d = mword_q;  pi_d = pi_q;
-    av_d = av_q;  a_d = a_q;
-    // the quad's first address
+    m_d = 1'b0;  mhot_d = '0;  mword_d = mword_q;  pi_d = pi_q;
+    av_d = av_q;  a_d = a_q;  la_d = la_q;
+    // the quad's addresses
     if (qv_q && !av_q && rem_q != '0) begin
       av_d = 1'b1;
-      a_d = taddr[31:2];
+      a_d = taddr4;
+      la_d = taddr4[32'(pi_q)*30 +: 30];
     end
     oq_d = oq_q;  ov_d = 1'b0;  val_d = val_q;
     ram_re = 1'b0;  ram_we = 1'b0;  mreq_valid_o = 1'b0;
     // modulate: the colour of the pixel read last cycle
-    if (m_q) begin
-      for (int i = 0; i < 4; i++) if (mhot_q[i]) q_d.rgba[i*32 +: 32] = mod;
-    end
+    for (int i = 0; i < 4; i++) if (m_q && mhot_q[i]) q_d.rgba[i*32 +: 32] = mod[i*32 +: 32];
     // A finished quad moves to the output register (its last colour comes from the modulate
     // stage this cycle), which frees q_q for the next quad in the same cycle.
     if (finish) begin
@@ -191,11 +195,10 @@ module raster_fs #(
             rem_d = rem_after;
             pi_d = lowest(rem_after);
             m_d = 1'b1;
-            mpi_d = pi_q;
-            mhot_d = 4'b0001 << pi_q;
-            mword_d = a_q[3:0];
+            mhot_d = serve;
+            for (int i = 0; i < 4; i++) mword_d[i*4 +: 4] = a_q[i*30 +: 4];
             av_d = (rem_after != '0);
-            a_d = taddr[31:2];
+            la_d = a_q[32'(lowest(rem_after))*30 +: 30];
           end else begin
             st_d = F_REQ;
           end
@@ -214,7 +217,7 @@ module raster_fs #(
     endcase
     if (inv_i) val_d = '0;
   end
-  assign mreq_addr_o = {a_q[29:4], 6'd0};
+  assign mreq_addr_o = {la_q[29:4], 6'd0};
 
   // Untextured quads pass straight through while nothing textured is in flight.
   logic pass;
@@ -238,11 +241,11 @@ module raster_fs #(
       qv_q <= 1'b0;
       rem_q <= '0;
       m_q <= 1'b0;
-      mpi_q <= '0;
       mhot_q <= '0;
       pi_q <= '0;
       av_q <= 1'b0;
       a_q <= '0;
+      la_q <= '0;
       mword_q <= '0;
       oq_q <= '0;
       ov_q <= 1'b0;
@@ -255,16 +258,16 @@ module raster_fs #(
       qv_q <= qv_d;
       rem_q <= rem_d;
       m_q <= m_d;
-      mpi_q <= mpi_d;
       mhot_q <= mhot_d;
       pi_q <= pi_d;
       av_q <= av_d;
       a_q <= a_d;
+      la_q <= la_d;
       mword_q <= mword_d;
       oq_q <= oq_d;
       ov_q <= ov_d;
       val_q <= val_d;
-      if (lookup && hit) hits_q <= hits_q + 32'd1;
+      if (lookup && hit) hits_q <= hits_q + 32'(nserve);
       if (lookup && !hit) misses_q <= misses_q + 32'd1;
     end
   end
@@ -286,13 +289,25 @@ module raster_fs #(
   `ASSERT(FsFillOnlyWaiting_A, ram_we |-> st_q == F_WAIT && !ram_re)
   `ASSERT(FsModulateHasQuad_A, m_q |-> qv_q)
   `ASSERT(FsLookupExcludesTake_A, lookup |-> !finish && !quad_take_ready)
-  `ASSERT(FsModulateOneHot_A, m_q == (mhot_q != '0) && $countones(mhot_q) <= 1)
+  `ASSERT(FsModulateServes_A, m_q == (mhot_q != '0))
+  // the leader is always served by its own line, and its register holds its address
+  `ASSERT(FsLeaderServed_A, lookup |-> serve[pi_q])
+  `ASSERT(FsLeaderAddress_A, av_q |-> la_q == a_q[32'(pi_q)*30 +: 30])
   `ASSERT(FsPixelIsLowest_A, qv_q && rem_q != '0 |-> rem_q[pi_q] && lowest(rem_q) == pi_q)
   `ASSERT(FsAddressHasPixel_A, av_q |-> qv_q && rem_q != '0)
   `ASSERT(FsOutputOnlyCovered_A, ov_q |-> oq_q.mask != '0)
   `ASSERT(FsNoPassWhileTextured_A, tex_en_i |-> !(quad_valid_o && !ov_q))
 
   logic unused_fs;
-  assign unused_fs = ^{tx, ty, taddr[1:0], p[7:0]};
+  logic [4*8+2*4*16+4*2-1:0] unused_bits;
+  always_comb begin
+    for (int i = 0; i < 4; i++) begin
+      unused_bits[i*8 +: 8]            = {prod16[(i*4 + 0)*16 +: 2], prod16[(i*4 + 1)*16 +: 2],
+                                          prod16[(i*4 + 2)*16 +: 2], prod16[(i*4 + 3)*16 +: 2]};
+      unused_bits[32 + i*32 +: 32]     = {tx4[i*32 + 16 +: 16], ty4[i*32 + 16 +: 16]};
+      unused_bits[160 + i*2 +: 2]      = ta4[i*32 +: 2];
+    end
+  end
+  assign unused_fs = ^{unused_bits, prod16};
 
 endmodule
