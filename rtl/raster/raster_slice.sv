@@ -165,10 +165,14 @@ module raster_slice #(
   // batch storage: triangles (+ pixel box) in a RAM, tile boxes in flops
   localparam int unsigned TRW = 384 + 44;
   logic             tr_we, tr_re;
-  logic [BIdxW-1:0] tr_waddr, tr_raddr;
+  // Two batches' worth (issue 16 item 2): the walker inserts the next batch into one bank
+  // while the raster side still renders the last bins of the previous batch from the other.
+  logic [BIdxW:0]   tr_waddr, tr_raddr;
+  logic             wbank_q, wbank_d;   // the bank of the batch being inserted and walked
+  logic             rb_q, rb_d;         // the bank of the raster side's bin
   logic [TRW-1:0]   tr_rdata;
   logic             unused_tr_rv;
-  prim_ram_2p #(.WIDTH(TRW), .DEPTH(BATCH_PRIMS)) u_tri_ram (
+  prim_ram_2p #(.WIDTH(TRW), .DEPTH(2 * BATCH_PRIMS)) u_tri_ram (
     .clk_i, .rst_ni,
     .we_i(tr_we), .waddr_i(tr_waddr), .wdata_i({in_i.data, bx0, by0, bx1, by1}), .wmask_i(1'b1),
     .re_i(tr_re), .raddr_i(tr_raddr), .rdata_o(tr_rdata), .rvalid_o(unused_tr_rv));
@@ -606,6 +610,7 @@ module raster_slice #(
   logic [6:0]             drtx_q, drtx_d, drty_q, drty_d;
   logic                   lrzp_q, lrzp_d;    // the raster's bin is not yet the LRZ's
   logic                   qhalf;             // the half of the quads in flight
+  logic                   drained;           // no bin is rendered, drains, waits or is stored
   logic                   sp_q, sp_d;        // a rendered bin waits for its store
   logic                   sph_q, sph_d;
   logic [6:0]             sptx_q, sptx_d, spty_q, spty_d;
@@ -614,6 +619,15 @@ module raster_slice #(
   logic                   lhalf;
   assign dbuf = small_bin;
   assign qhalf = dr_q ? drh_q : rh_q;
+  assign drained = (rs_q == R_IDLE) && !dr_q && !sp_q && !ebusy_q;
+  // The walker's tile is still in flight from the previous batch (rendered, draining, waiting
+  // for or in its store): its load must wait for that store, which it reads back. Inside a
+  // batch every tile is visited once.
+  logic tile_busy;
+  assign tile_busy = ((rs_q != R_IDLE) && rtx_q == wtx_q && rty_q == wty_q) ||
+                     (dr_q && drtx_q == wtx_q && drty_q == wty_q) ||
+                     (sp_q && sptx_q == wtx_q && spty_q == wty_q) ||
+                     (ebusy_q && emode_q == E_STORE && etx_q == wtx_q && ety_q == wty_q);
   always_comb begin
     for (int h = 0; h < 2; h++) begin
       hbusy[h] = ((rs_q != R_IDLE) && rh_q == 1'(h)) || (sp_q && sph_q == 1'(h)) ||
@@ -705,7 +719,8 @@ module raster_slice #(
     utx0_d = utx0_q;  utx1_d = utx1_q;  uty0_d = uty0_q;  uty1_d = uty1_q;
     wtx_d = wtx_q;  wty_d = wty_q;  pm_d = pm_q;
     prx0_d = prx0_q;  pry0_d = pry0_q;  prx1_d = prx1_q;  pry1_d = pry1_q;
-    tr_we = 1'b0;  tr_waddr = BIdxW'(bcnt_q);  tr_re = 1'b0;  tr_raddr = pidx;
+    tr_we = 1'b0;  tr_waddr = {wbank_q, BIdxW'(bcnt_q)};  tr_re = 1'b0;  tr_raddr = {rb_q, pidx};
+    wbank_d = wbank_q;  rb_d = rb_q;
     tse_start = 1'b0;  gras_start = 1'b0;
     e_start = 1'b0;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
     cwalk_end = 1'b0;
@@ -733,6 +748,9 @@ module raster_slice #(
           if (bcnt_q + BCntW'(1) >= blim) st_d = T_WALK;   // full: close
         end else if (bcnt_q != '0) begin
           st_d = T_WALK;                                  // a command closes the batch
+        end else if (!drained) begin
+          // a command waits until the batches before it are rendered and stored: it may
+          // change the state they render with (triangles do not wait)
         end else if (layout_chg && fc_any) begin
           // a BIN or SLICE write that changes the tile grid or the ownership while clears are
           // pending: write them first, with the grid they were recorded in (the write is
@@ -780,8 +798,9 @@ module raster_slice #(
         end
       end
       // The bitstream record goes out when the bin's load can start: a free half, the engine
-      // free and no store waiting (stores first: they free the halves).
-      T_BS: if (lhalf_free && !ebusy_q && !sp_q) begin
+      // free, no store waiting (stores first: they free the halves) and the tile not in
+      // flight from the previous batch.
+      T_BS: if (lhalf_free && !ebusy_q && !sp_q && !tile_busy) begin
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
           e_start = 1'b1;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
@@ -801,7 +820,7 @@ module raster_slice #(
       T_HAND: if (rs_q == R_IDLE) begin
         rs_d = R_PRIM;
         pm_d = bmask;
-        rtx_d = wtx_q;  rty_d = wty_q;  rh_d = lh_q;
+        rtx_d = wtx_q;  rty_d = wty_q;  rh_d = lh_q;  rb_d = wbank_q;
         lrzp_d = 1'b1;
         if (walk_last) begin
           st_d = T_FIN;
@@ -810,9 +829,11 @@ module raster_slice #(
           st_d = T_WALK;
         end
       end
-      // The batch ends when its last bin is rendered and stored.
-      T_FIN: if (rs_q == R_IDLE && !dr_q && !sp_q && !ebusy_q) begin
+      // Every bin of the batch is handed on: the next batch goes into the other bank of the
+      // tri RAM, once the raster side is not reading it (a bin of the batch before).
+      T_FIN: if (rs_q == R_IDLE || rb_q == wbank_q) begin
         st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
+        wbank_d = !wbank_q;
       end
       T_CWALK: begin
         if (owned && (!fc_mat_q || fc_pc || fc_pd)) begin
@@ -1038,6 +1059,8 @@ module raster_slice #(
       ecl_d_q <= 1'b0;
       st_q <= T_IDLE;  done_q <= 1'b0;  ne_q <= '0;  bcnt_q <= '0;  uv_q <= 1'b0;
       rs_q <= R_IDLE;
+      wbank_q <= 1'b0;
+      rb_q <= 1'b0;
       rh_q <= 1'b0;
       eh_q <= 1'b0;
       lh_q <= 1'b0;
@@ -1131,6 +1154,8 @@ module raster_slice #(
       end
       st_q <= st_d;  done_q <= done_d;  ne_q <= ne_d;  bcnt_q <= bcnt_d;  uv_q <= uv_d;
       rs_q <= rs_d;
+      wbank_q <= wbank_d;
+      rb_q <= rb_d;
       rh_q <= rh_d;
       eh_q <= eh_d;
       lh_q <= lh_d;
@@ -1170,7 +1195,7 @@ module raster_slice #(
   end
 
   assign done_o   = done_q;
-  assign busy_o   = (st_q != T_IDLE) || (bcnt_q != '0) || ebusy_q || (wr_out_q != '0) ||
+  assign busy_o   = (st_q != T_IDLE) || (bcnt_q != '0) || !drained || (wr_out_q != '0) ||
                     (rd_out_q != '0);
   assign bs_tx_o  = wtx_q;
   assign bs_ty_o  = wty_q;
@@ -1232,6 +1257,11 @@ module raster_slice #(
   `ASSERT(HalvesApart_A, rs_q != R_IDLE && ebusy_q && emode_q != E_CLEAR |-> dbuf && eh_q != rh_q)
   `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != E_CLEAR |-> eh_q != drh_q)
   `ASSERT(HandOffLoaded_A, st_q == T_HAND |-> !(ebusy_q && emode_q == E_LOAD))
+  // the batch being inserted never writes the bank the raster side reads; commands run drained
+  `ASSERT(BanksApart_A, tr_we && rs_q != R_IDLE |-> rb_q != wbank_q)
+  `ASSERT(CommandsDrained_A, cmd_fire |-> drained)
+  // a tile is loaded only after the previous batch's store of it (read back through memory)
+  `ASSERT(LoadAfterStore_A, e_start && e_start_mode == E_LOAD |-> !tile_busy)
   // GRAS starts a bin's primitive only after the previous bin drained and the LRZ took it
   `ASSERT(GrasAfterDrain_A, gras_start |-> !dr_q && !lrzp_q)
   `ASSERT(OneStoreWaiting_A, dr_q && !dr_d |-> !sp_q)
