@@ -188,11 +188,11 @@ module raster_slice #(
   // ============================================================================================
   logic [6:0]  wtx_q, wtx_d, wty_q, wty_d;
 
-  // Tile origins: the raster's bin (R side, rtx/rty) and the line engine's (etx/ety). With the
-  // double-buffered tile buffer they are different bins (docs/raster.md "Double-buffered tile
-  // buffer"); the walker only finds bins and hands them on.
-  logic [6:0]  rtx_q, rtx_d, rty_q, rty_d, etx_q, etx_d, ety_q, ety_d;
-  logic [10:0] tile_x, tile_y, tile_x1, tile_y1, etile_x, etile_y;
+  // The raster side's bin (rtx/rty; the tile engine has its own). With the double-buffered
+  // tile buffer they are different bins (docs/raster.md "Double-buffered tile buffer"); the
+  // walker only finds bins and hands them on.
+  logic [6:0]  rtx_q, rtx_d, rty_q, rty_d;
+  logic [10:0] tile_x, tile_y, tile_x1, tile_y1;
   logic [11:0] tend_x, tend_y;
   always_comb begin
     tile_x = 11'({rtx_q, 4'd0} << l2t);
@@ -204,8 +204,6 @@ module raster_slice #(
     tile_x1 = tend_x[10:0];
     tile_y1 = tend_y[10:0];
   end
-  assign etile_x = 11'({etx_q, 4'd0} << l2t);
-  assign etile_y = 11'({ety_q, 4'd0} << l2t);
 
   // Ownership (tx + ty * skew) mod N, N = 2..8, by restoring division: one conditional
   // subtraction per bit, the partial remainder < N fits 3 bits. (Seven `%` operators made
@@ -328,23 +326,18 @@ module raster_slice #(
     .lwdata_i(lwdata), .lrdata_o(lrdata));
 
   // ============================================================================================
-  // Line engine: tile load (READ into the tile buffer), store (tile buffer -> WRITE) and
-  // clear (constant -> WRITE). Lines of a tile: li over T*T/16, li -> (row, 16-pixel segment).
-  // Read tags are li[6:0] (reads wait at every 128-line chunk); write tags 128 + a counter.
+  // Tile engine (raster_tile_engine): tile load (READ into the tile buffer), store (tile buffer
+  // -> WRITE) and clear (constant -> WRITE); the control below starts its jobs.
   // ============================================================================================
-  typedef enum logic [1:0] {E_LOAD, E_STORE, E_CLEAR} emode_e;
-  emode_e      emode_q, emode_d;
-  logic [7:0]  li_q, li_d;
-  logic        etgt_q, etgt_d;
-  logic        eph_q, eph_d;         // store/clear: 0 read the tile word, 1 write it
-  logic        ewait_q, ewait_d;     // load: all lines issued, waiting for the data
-  logic        echunk_q, echunk_d;
-  logic        ebusy_q, ebusy_d;
-  logic        e_start;
-  emode_e      e_start_mode;
-  logic        e_start_tgt;
-  logic        e_clr_c, e_clr_d, e_clr_c_q, e_clr_d_q;
-  logic        ecl_d_q, ecl_d_d;     // clear: this tile's clear also writes depth
+  logic                         e_start;
+  tessera_raster_pkg::tile_op_e e_start_mode;
+  logic                         e_start_tgt;
+  logic [6:0]                   e_start_tx, e_start_ty;
+  logic                         e_start_half, e_start_fill_c, e_start_fill_d, e_start_clear_d;
+  tessera_raster_pkg::tile_op_e emode_q;           // the engine's job (its outputs)
+  logic                         ebusy_q, eh_q, e_done, e_fill_we, e_rd_out, e_wr_out;
+  logic [6:0]                   etx_q, ety_q;
+  logic                         e_clr_c, e_clr_d, e_clr_c_q, e_clr_d_q;
 
   // ---- fast clear (issue 16 item 4) ----------------------------------------------------------
   // A CLEAR at RENDERPASS_BEGIN writes nothing when the pass's tile grid fits 32 x 32: every
@@ -361,40 +354,6 @@ module raster_slice #(
   logic               fc_mat_q, fc_mat_d;       // the clear walk writes the pending tiles
   logic               fc_hold_q, fc_hold_d;     // ... before a layout change, not for a command
   logic               cwalk_end;                // the clear walk ends this cycle
-  logic               efill_c_q, efill_c_d, efill_d_q, efill_d_d;  // this load fills from the clear value
-  logic               e_fill, e_fill_we, e_adv;
-  logic [8:0]  rd_out_q, rd_out_d;
-  logic [7:0]  wr_out_q, wr_out_d;
-  logic [6:0]  wr_tag_q, wr_tag_d;
-
-  logic [5:0]  e_row;
-  logic [1:0]  e_seg;
-  logic [7:0]  e_last;
-  always_comb begin
-    unique case (l2t)
-      3'd0:    begin e_row = {2'd0, li_q[3:0]}; e_seg = 2'd0;         e_last = 8'd15;  end
-      3'd1:    begin e_row = {1'd0, li_q[5:1]}; e_seg = {1'b0, li_q[0]}; e_last = 8'd63; end
-      default: begin e_row = li_q[7:2];         e_seg = li_q[1:0];    e_last = 8'd255; end
-    endcase
-  end
-  // the next line's position: a store reads line li+1 while line li's write is accepted
-  logic [7:0] li_n;
-  logic [5:0] e_row_n;
-  logic [1:0] e_seg_n;
-  assign li_n = li_q + 8'd1;
-  always_comb begin
-    unique case (l2t)
-      3'd0:    begin e_row_n = {2'd0, li_n[3:0]}; e_seg_n = 2'd0;            end
-      3'd1:    begin e_row_n = {1'd0, li_n[5:1]}; e_seg_n = {1'b0, li_n[0]}; end
-      default: begin e_row_n = li_n[7:2];         e_seg_n = li_n[1:0];       end
-    endcase
-  end
-  logic [11:0] e_px, e_py;
-  logic        e_lvalid;
-  logic [31:0] e_addr;
-  assign e_px = 12'(etile_x) + {6'd0, e_seg, 4'd0};
-  assign e_py = 12'(etile_y) + {6'd0, e_row};
-  assign e_lvalid = (e_px < rtw_q) && (e_py < rth_q);
 
   assign fc_idx = {wty_q[4:0], wtx_q[4:0]};
   assign fc_pc  = fc_pc_q[fc_idx];
@@ -406,29 +365,7 @@ module raster_slice #(
   assign fc_hm1 = 12'(in_rp.height) - 12'd1;
   assign fc_fits_in = ((fc_wm1 >> (l2t + 3'd4)) < 12'd32) && ((fc_hm1 >> (l2t + 3'd4)) < 12'd32) &&
                       (in_rp.width != '0) && (in_rp.height != '0);
-  assign e_fill = etgt_q ? efill_d_q : efill_c_q;
-  logic [23:0] e_rowoff;
-  assign e_rowoff = e_py * rtw_q;     // 12 x 12 bits
-  assign e_addr = (etgt_q ? daddr_q : caddr_q) + ((32'(e_rowoff) + 32'(e_px)) << 2);
 
-  // response decode
-  logic [7:0] r_li;
-  logic [5:0] r_row;
-  logic [1:0] r_seg;
-  // bins of up to 64 lines per target (16x16, 32x32) tag their reads {0, target, line}: the
-  // depth reads follow the color reads without waiting; 64x64 bins use {0, line[6:0]} in
-  // 128-line chunks, one target at a time
-  logic small_bin, r_tgt;
-  assign small_bin = (l2t != 3'd2);
-  assign r_li  = small_bin ? {2'b00, mem_rsp_i.tag[5:0]} : {echunk_q, mem_rsp_i.tag[6:0]};
-  assign r_tgt = small_bin ? mem_rsp_i.tag[6] : etgt_q;
-  always_comb begin
-    unique case (l2t)
-      3'd0:    begin r_row = {2'd0, r_li[3:0]}; r_seg = 2'd0;            end
-      3'd1:    begin r_row = {1'd0, r_li[5:1]}; r_seg = {1'b0, r_li[0]}; end
-      default: begin r_row = r_li[7:2];         r_seg = r_li[1:0];       end
-    endcase
-  end
   // Read tags: the line engine's {0, ...} (above), the FS's texel line FsTag; writes {1, n},
   // n = 1..127 (FsTag is never a write's: one tag per outstanding request of the port). The
   // FS's texel reads and the engine's line traffic now overlap (double-buffered tiles).
@@ -440,110 +377,10 @@ module raster_slice #(
   assign fs_rsp = rsp_rd && mem_rsp_i.tag[7];
   assign e_rsp  = rsp_rd && !mem_rsp_i.tag[7];
 
-  logic [511:0] clr_line;
-  assign clr_line = etgt_q ? {16{8'd0, dclear_q}} : {16{cclear_q}};
-
-  logic req_fire, e_fire, e_done, next_line, wrote;
-  always_comb begin
-    next_line = 1'b0;
-    wrote = 1'b0;
-    emode_d = emode_q;  li_d = li_q;  etgt_d = etgt_q;  eph_d = eph_q;  ewait_d = ewait_q;
-    echunk_d = echunk_q;  ebusy_d = ebusy_q;  wr_tag_d = wr_tag_q;
-    e_done = 1'b0;
-    e_req_valid = 1'b0;
-    e_req = '0;
-    e_req.src = tessera_mem_pkg::SRC_W'(SRC_ID);
-    lre = 1'b0;
-    ltgt = etgt_q;  lrow = e_row;  lseg = e_seg;
-    lwe = e_rsp;
-    e_fill_we = 1'b0;
-    e_adv = 1'b0;
-    if (e_rsp) begin
-      ltgt = r_tgt;  lrow = r_row;  lseg = r_seg;
-    end
-    if (e_start) begin
-      ebusy_d = 1'b1;  emode_d = e_start_mode;  etgt_d = e_start_tgt;
-      li_d = '0;  eph_d = 1'b0;  ewait_d = 1'b0;
-    end else if (ebusy_q) begin
-      if (ewait_q) begin
-        if (rd_out_q == '0 && !e_rsp) next_line = 1'b1;
-      end else if (!e_lvalid) begin
-        next_line = 1'b1;
-      end else if (emode_q == E_LOAD) begin
-        if (e_fill) begin
-          // clear pending (fast clear): the clear value straight into the tile buffer, one
-          // line per clock, on the cycles no load response needs the write port
-          e_fill_we = !e_rsp;
-          lwe       = lwe || e_fill_we;
-          e_adv     = e_fill_we;
-        end else if (!(li_q[6:0] == 7'd0 && li_q != 8'd0 && rd_out_q != '0)) begin
-          e_req_valid = 1'b1;
-          e_req.op    = tessera_mem_pkg::MEM_OP_READ;
-          e_req.addr  = e_addr;
-          e_req.tag   = small_bin ? {1'b0, etgt_q, li_q[5:0]} : {1'b0, li_q[6:0]};
-          e_adv           = mem_req_ready_i && !fs_sel;
-        end
-        if (e_adv) begin
-          echunk_d = li_q[7];
-          if (li_q != e_last) begin
-            li_d = li_q + 8'd1;
-          end else if (small_bin && !etgt_q) begin
-            etgt_d = 1'b1;  li_d = '0;      // straight on to the depth lines
-          end else begin
-            ewait_d = 1'b1;
-          end
-        end
-      end else if (!eph_q) begin
-        lre = (emode_q == E_STORE) && !e_rsp;
-        if (emode_q != E_STORE || !e_rsp) eph_d = 1'b1;
-      end else if (wr_out_q < 8'd127) begin
-        e_req_valid = 1'b1;
-        e_req.op    = tessera_mem_pkg::MEM_OP_WRITE;
-        e_req.addr  = e_addr;
-        e_req.dsid  = etgt_q ? ddsid_q : cdsid_q;
-        e_req.tag   = {1'b1, wr_tag_q};
-        e_req.wstrb = '1;
-        e_req.wdata = (emode_q == E_CLEAR) ? clr_line : lrdata;
-        if (mem_req_ready_i && !fs_sel) begin
-          wr_tag_d = (wr_tag_q == 7'd127) ? 7'd1 : wr_tag_q + 7'd1;
-          eph_d = 1'b0;
-          next_line = 1'b1;
-          wrote = 1'b1;
-        end
-      end
-      if (next_line) begin
-        eph_d = 1'b0;
-        if (emode_q == E_LOAD && !ewait_q && li_q == e_last && small_bin && !etgt_q) begin
-          etgt_d = 1'b1;  li_d = '0;          // a skipped last color line
-        end else if (emode_q == E_LOAD && !ewait_q && li_q == e_last) begin
-          ewait_d = 1'b1;   // a skipped last line: wait for the data of the others
-        end else if (li_q != e_last) begin
-          li_d = li_q + 8'd1;
-          // back-to-back writes: fetch the next line's word now (one line per clock)
-          if (wrote && !e_rsp) begin
-            eph_d = 1'b1;
-            lre   = (emode_q == E_STORE);
-            lrow  = e_row_n;
-            lseg  = e_seg_n;
-          end
-        end else begin
-          ewait_d = 1'b0;
-          li_d = '0;
-          // next target: load/store do color then depth; clear the ones asked for
-          if (!etgt_q && (emode_q != E_CLEAR || ecl_d_q)) begin
-            etgt_d = 1'b1;
-          end else begin
-            ebusy_d = 1'b0;
-            e_done  = 1'b1;
-          end
-        end
-      end
-    end
-  end
   // The FS's texel read has the port first (a stalled quad stops the raster), except when
   // the engine's request was shown and not taken: a request is held until it is taken
   // (tessera_mem_pkg), so the engine keeps the port then.
-  logic e_req_valid, e_lock_q, e_lock_d, fs_sel;
+  logic e_req_valid, e_lock_q, e_lock_d, fs_sel, req_fire, e_fire;
   tessera_mem_pkg::mem_req_t e_req, port_req;
   assign fs_sel   = fs_req && !e_lock_q;
   assign e_lock_d = e_req_valid && !fs_sel && !mem_req_ready_i;
@@ -569,16 +406,22 @@ module raster_slice #(
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
   assign fs_ready_port = mem_req_ready_i && fs_sel;
   assign e_fire   = req_fire && !fs_sel;
-  assign lwdata = e_fill_we ? clr_line : mem_rsp_i.rdata;
 
-  always_comb begin
-    rd_out_d = rd_out_q;
-    wr_out_d = wr_out_q;
-    if (e_fire && e_req.op == tessera_mem_pkg::MEM_OP_READ) rd_out_d = rd_out_d + 9'd1;
-    if (e_rsp) rd_out_d = rd_out_d - 9'd1;
-    if (e_fire && e_req.op == tessera_mem_pkg::MEM_OP_WRITE) wr_out_d = wr_out_d + 8'd1;
-    if (rsp_wr) wr_out_d = wr_out_d - 8'd1;
-  end
+  logic small_bin;
+  assign small_bin = (l2t != 3'd2);
+  raster_tile_engine #(.SRC_ID(SRC_ID)) u_tile_engine (
+    .clk_i, .rst_ni,
+    .start_i(e_start), .op_i(e_start_mode), .tgt_i(e_start_tgt), .tx_i(e_start_tx),
+    .ty_i(e_start_ty), .half_i(e_start_half), .fill_c_i(e_start_fill_c),
+    .fill_d_i(e_start_fill_d), .clear_d_i(e_start_clear_d),
+    .l2t_i(l2t), .rtw_i(rtw_q), .rth_i(rth_q), .caddr_i(caddr_q), .daddr_i(daddr_q),
+    .cdsid_i(cdsid_q), .ddsid_i(ddsid_q), .cclear_i(cclear_q), .dclear_i(dclear_q),
+    .req_valid_o(e_req_valid), .req_o(e_req), .grant_i(mem_req_ready_i && !fs_sel),
+    .rsp_rd_i(e_rsp), .rsp_wr_i(rsp_wr), .rsp_tag_i(mem_rsp_i.tag), .rsp_data_i(mem_rsp_i.rdata),
+    .lwe_o(lwe), .lre_o(lre), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwdata_o(lwdata),
+    .lrdata_i(lrdata),
+    .busy_o(ebusy_q), .op_o(emode_q), .tx_o(etx_q), .ty_o(ety_q), .half_o(eh_q),
+    .done_o(e_done), .fill_we_o(e_fill_we), .rd_out_o(e_rd_out), .wr_out_o(e_wr_out));
 
   // ============================================================================================
   // Control
@@ -603,7 +446,6 @@ module raster_slice #(
   logic [BATCH_PRIMS-1:0] pm_q, pm_d;        // primitives of the raster's bin still to render
   logic                   dbuf;              // double-buffered: a tile fits half the buffer
   logic                   rh_q, rh_d;        // the raster's half
-  logic                   eh_q, eh_d;        // the line engine's half
   logic                   lh_q, lh_d;        // the half the walker loads / hands on
   logic                   dr_q, dr_d;        // a bin's last quads drain through FS and RB
   logic                   drh_q, drh_d;
@@ -627,12 +469,12 @@ module raster_slice #(
   assign tile_busy = ((rs_q != R_IDLE) && rtx_q == wtx_q && rty_q == wty_q) ||
                      (dr_q && drtx_q == wtx_q && drty_q == wty_q) ||
                      (sp_q && sptx_q == wtx_q && spty_q == wty_q) ||
-                     (ebusy_q && emode_q == E_STORE && etx_q == wtx_q && ety_q == wty_q);
+                     (ebusy_q && emode_q == tessera_raster_pkg::TE_STORE && etx_q == wtx_q && ety_q == wty_q);
   always_comb begin
     for (int h = 0; h < 2; h++) begin
       hbusy[h] = ((rs_q != R_IDLE) && rh_q == 1'(h)) || (sp_q && sph_q == 1'(h)) ||
                  (dr_q && drh_q == 1'(h)) ||
-                 (ebusy_q && emode_q != E_CLEAR && eh_q == 1'(h)) ||
+                 (ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR && eh_q == 1'(h)) ||
                  ((st_q == T_LOAD || st_q == T_HAND) && lh_q == 1'(h));
     end
     lhalf      = hbusy[0];
@@ -710,8 +552,9 @@ module raster_slice #(
 
   always_comb begin
     st_d = st_q;  rs_d = rs_q;  done_d = 1'b0;  in_ready_o = 1'b0;  wmove = 1'b0;
-    rh_d = rh_q;  eh_d = eh_q;  lh_d = lh_q;  rtx_d = rtx_q;  rty_d = rty_q;
-    etx_d = etx_q;  ety_d = ety_q;
+    rh_d = rh_q;  lh_d = lh_q;  rtx_d = rtx_q;  rty_d = rty_q;
+    e_start_tx = '0;  e_start_ty = '0;  e_start_half = 1'b0;
+    e_start_fill_c = 1'b0;  e_start_fill_d = 1'b0;  e_start_clear_d = 1'b0;
     sp_d = sp_q;  sph_d = sph_q;  sptx_d = sptx_q;  spty_d = spty_q;
     dr_d = dr_q;  drh_d = drh_q;  drtx_d = drtx_q;  drty_d = drty_q;  lrzp_d = lrzp_q;
     lrz_bin = 1'b0;  bs_valid_o = 1'b0;
@@ -722,15 +565,12 @@ module raster_slice #(
     tr_we = 1'b0;  tr_waddr = {wbank_q, BIdxW'(bcnt_q)};  tr_re = 1'b0;  tr_raddr = {rb_q, pidx};
     wbank_d = wbank_q;  rb_d = rb_q;
     tse_start = 1'b0;  gras_start = 1'b0;
-    e_start = 1'b0;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
+    e_start = 1'b0;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
     cwalk_end = 1'b0;
     fc_pc_d = fc_pc_q;
     fc_pd_d = fc_pd_q;
     fc_mat_d = fc_mat_q;
     fc_hold_d = fc_hold_q;
-    efill_c_d = efill_c_q;
-    efill_d_d = efill_d_q;
-    ecl_d_d = ecl_d_q;
     unique case (st_q)
       T_IDLE: if (in_valid_i) begin
         if (cmd_is_tri) begin
@@ -803,13 +643,13 @@ module raster_slice #(
       T_BS: if (lhalf_free && !ebusy_q && !sp_q && !tile_busy) begin
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
-          e_start = 1'b1;  e_start_mode = E_LOAD;  e_start_tgt = 1'b0;
-          etx_d = wtx_q;  ety_d = wty_q;
-          eh_d = dbuf ? lhalf : 1'b0;
+          e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
+          e_start_tx = wtx_q;  e_start_ty = wty_q;
+          e_start_half = dbuf ? lhalf : 1'b0;
           lh_d = dbuf ? lhalf : 1'b0;
           // a target whose clear is pending is filled with the clear value, not read
-          efill_c_d = fc_pc;
-          efill_d_d = fc_pd;
+          e_start_fill_c = fc_pc;
+          e_start_fill_d = fc_pd;
           fc_pc_d[fc_idx] = 1'b0;
           fc_pd_d[fc_idx] = 1'b0;
           st_d = T_LOAD;
@@ -837,16 +677,16 @@ module raster_slice #(
       end
       T_CWALK: begin
         if (owned && (!fc_mat_q || fc_pc || fc_pd)) begin
-          e_start = 1'b1;  e_start_mode = E_CLEAR;
-          etx_d = wtx_q;  ety_d = wty_q;  eh_d = 1'b0;
+          e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_CLEAR;
+          e_start_tx = wtx_q;  e_start_ty = wty_q;
           if (fc_mat_q) begin                 // pass end: this tile's pending clears
             e_start_tgt = !fc_pc;
-            ecl_d_d = fc_pd;
+            e_start_clear_d = fc_pd;
             fc_pc_d[fc_idx] = 1'b0;
             fc_pd_d[fc_idx] = 1'b0;
           end else begin                      // pass begin, target too large for fast clear
             e_start_tgt = !e_clr_c_q;
-            ecl_d_d = e_clr_d_q;
+            e_start_clear_d = e_clr_d_q;
           end
           st_d = T_CLEAR;
         end else if (walk_last) begin
@@ -863,7 +703,7 @@ module raster_slice #(
           st_d = T_CWALK;
         end
       end
-      T_DRAIN: if (wr_out_q == '0 && rd_out_q == '0) begin
+      T_DRAIN: if (!e_wr_out && !e_rd_out) begin
         done_d = !fc_hold_q;
         fc_hold_d = 1'b0;
         st_d = T_IDLE;
@@ -926,8 +766,8 @@ module raster_slice #(
     end
     // The engine serves a waiting store as soon as it is free (the walker's load waits).
     if (sp_q && !ebusy_q && !e_start) begin
-      e_start = 1'b1;  e_start_mode = E_STORE;  e_start_tgt = 1'b0;
-      etx_d = sptx_q;  ety_d = spty_q;  eh_d = sph_q;
+      e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_STORE;  e_start_tgt = 1'b0;
+      e_start_tx = sptx_q;  e_start_ty = spty_q;  e_start_half = sph_q;
       sp_d = 1'b0;
     end
 
@@ -1007,11 +847,11 @@ module raster_slice #(
       act = gras_busy ? tessera_raster_pkg::ACT_RASTER : tessera_raster_pkg::ACT_SETUP;
     end else if (ebusy_q) begin
       unique case (emode_q)
-        E_LOAD: begin
+        tessera_raster_pkg::TE_LOAD: begin
           if (mem_stall || !(e_fire || e_rsp || e_fill_we)) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
           else                                              act = tessera_raster_pkg::ACT_LOAD;
         end
-        E_STORE: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_STORE;
+        tessera_raster_pkg::TE_STORE: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_STORE;
         default: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_CLEAR;
       endcase
     end else begin
@@ -1031,7 +871,7 @@ module raster_slice #(
   assign mon_rp_begin_o = cmd_fire && (in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN);
   // a bin is in flight from its bitstream record until the last store's line is issued
   assign mon_in_bin_o   = (st_q == T_BS) || (st_q == T_LOAD) || (st_q == T_HAND) ||
-                          (rs_q != R_IDLE) || dr_q || sp_q || (ebusy_q && emode_q == E_STORE);
+                          (rs_q != R_IDLE) || dr_q || sp_q || (ebusy_q && emode_q == tessera_raster_pkg::TE_STORE);
   prim_popcount #(.WIDTH(4)) u_qpop (.in_i(quad.mask), .cnt_o(qpop));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1054,20 +894,14 @@ module raster_slice #(
       fc_pd_q <= '0;
       fc_mat_q <= 1'b0;
       fc_hold_q <= 1'b0;
-      efill_c_q <= 1'b0;
-      efill_d_q <= 1'b0;
-      ecl_d_q <= 1'b0;
       st_q <= T_IDLE;  done_q <= 1'b0;  ne_q <= '0;  bcnt_q <= '0;  uv_q <= 1'b0;
       rs_q <= R_IDLE;
       wbank_q <= 1'b0;
       rb_q <= 1'b0;
       rh_q <= 1'b0;
-      eh_q <= 1'b0;
       lh_q <= 1'b0;
       rtx_q <= '0;
       rty_q <= '0;
-      etx_q <= '0;
-      ety_q <= '0;
       sp_q <= 1'b0;
       sph_q <= 1'b0;
       dr_q <= 1'b0;
@@ -1080,8 +914,6 @@ module raster_slice #(
       utx0_q <= '0;  utx1_q <= '0;  uty0_q <= '0;  uty1_q <= '0;  wtx_q <= '0;  wty_q <= '0;
       pm_q <= '0;  prx0_q <= '0;  pry0_q <= '0;  prx1_q <= '0;  pry1_q <= '0;
       tx0_q <= '0;  tx1_q <= '0;  ty0_q <= '0;  ty1_q <= '0;  xin_q <= '0;  yin_q <= '0;
-      emode_q <= E_LOAD;  li_q <= '0;  etgt_q <= 1'b0;  eph_q <= 1'b0;  ewait_q <= 1'b0;
-      echunk_q <= 1'b0;  ebusy_q <= 1'b0;  rd_out_q <= '0;  wr_out_q <= '0;  wr_tag_q <= 7'd1;
       c_tris_q <= '0;  c_bins_q <= '0;  c_bprims_q <= '0;  c_quads_q <= '0;  c_frags_q <= '0;
       c_pass_q <= '0;  c_rd_q <= '0;  c_wr_q <= '0;
       c_hidden_q <= '0;
@@ -1092,9 +924,6 @@ module raster_slice #(
       fc_pd_q <= fc_pd_d;
       fc_mat_q <= fc_mat_d;
       fc_hold_q <= fc_hold_d;
-      efill_c_q <= efill_c_d;
-      efill_d_q <= efill_d_d;
-      ecl_d_q <= ecl_d_d;
       unique case (act)
         tessera_raster_pkg::ACT_IDLE:        y_idle_q    <= y_idle_q + 32'd1;
         tessera_raster_pkg::ACT_INPUT_WAIT:  y_inwait_q  <= y_inwait_q + 32'd1;
@@ -1157,12 +986,9 @@ module raster_slice #(
       wbank_q <= wbank_d;
       rb_q <= rb_d;
       rh_q <= rh_d;
-      eh_q <= eh_d;
       lh_q <= lh_d;
       rtx_q <= rtx_d;
       rty_q <= rty_d;
-      etx_q <= etx_d;
-      ety_q <= ety_d;
       sp_q <= sp_d;
       sph_q <= sph_d;
       dr_q <= dr_d;
@@ -1175,9 +1001,6 @@ module raster_slice #(
       utx0_q <= utx0_d;  utx1_q <= utx1_d;  uty0_q <= uty0_d;  uty1_q <= uty1_d;
       wtx_q <= wtx_d;  wty_q <= wty_d;  pm_q <= pm_d;  xin_q <= xin_d;  yin_q <= yin_d;
       prx0_q <= prx0_d;  pry0_q <= pry0_d;  prx1_q <= prx1_d;  pry1_q <= pry1_d;
-      emode_q <= emode_d;  li_q <= li_d;  etgt_q <= etgt_d;  eph_q <= eph_d;  ewait_q <= ewait_d;
-      echunk_q <= echunk_d;  ebusy_q <= ebusy_d;  rd_out_q <= rd_out_d;  wr_out_q <= wr_out_d;
-      wr_tag_q <= wr_tag_d;
       if (tr_we) c_tris_q <= c_tris_q + 32'd1;
       if (bs_valid_o && bs_ready_i) begin
         c_bins_q   <= c_bins_q + 32'd1;
@@ -1195,8 +1018,7 @@ module raster_slice #(
   end
 
   assign done_o   = done_q;
-  assign busy_o   = (st_q != T_IDLE) || (bcnt_q != '0) || !drained || (wr_out_q != '0) ||
-                    (rd_out_q != '0);
+  assign busy_o   = (st_q != T_IDLE) || (bcnt_q != '0) || !drained || e_wr_out || e_rd_out;
   assign bs_tx_o  = wtx_q;
   assign bs_ty_o  = wty_q;
   assign bs_mask_o  = bmask;
@@ -1236,32 +1058,30 @@ module raster_slice #(
   `ASSERT(BinMaskIsBoxTest_A, (st_q != T_IDLE && st_q != T_CWALK && st_q != T_CLEAR &&
                                st_q != T_DRAIN) |-> bmask == bmask_ref)
 `endif
-  `ASSERT(RspReadExpected, e_rsp |-> rd_out_q != '0)
   // the port's request is held until taken: the engine's stays when it was not taken
   `ASSERT(EngineReqHeld_A, e_lock_q |-> e_req_valid && !fs_sel && e_req == $past(e_req))
-  `ASSERT(RspWriteExpected, rsp_wr |-> wr_out_q != '0)
   `ASSERT(RspNoError, mem_rsp_valid_i |-> !mem_rsp_i.err)
   // Fast clear: a pass never begins with clears of the last one still pending (every pass
   // ends with RENDERPASS_END, which writes them), only a fitting pass has pending tiles, and a
   // fill never takes the tile buffer's write port from a load response.
   `ASSERT(FcNoneAtPassBegin_A, cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN |-> !fc_any)
   `ASSERT(FcOnlyInsideGrid_A, fc_any && (st_q == T_BS || st_q == T_CWALK) |-> wtx_q < 7'd32 && wty_q < 7'd32)
-  `ASSERT(FcFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == E_LOAD && !e_rsp)
+  `ASSERT(FcFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD && !e_rsp)
   // Setup/raster overlap: GRAS is started only when free, and it finishes (done_o) only while
   // it is working; the bin's store waits for it.
   `ASSERT(GrasStartsFree_A, gras_start |-> !gras_busy)
   `ASSERT(GrasDoneWhileBusy_A, gras_done |-> gras_busy)
-  `ASSERT(StoreAfterGras_A, ebusy_q && emode_q == E_STORE && !dbuf |-> !gras_busy)
+  `ASSERT(StoreAfterGras_A, ebusy_q && emode_q == tessera_raster_pkg::TE_STORE && !dbuf |-> !gras_busy)
   // Double-buffered tiles: the raster side and the line engine never work in the same half,
   // and only with bins that fit a half; the walker hands on only loaded bins.
-  `ASSERT(HalvesApart_A, rs_q != R_IDLE && ebusy_q && emode_q != E_CLEAR |-> dbuf && eh_q != rh_q)
-  `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != E_CLEAR |-> eh_q != drh_q)
-  `ASSERT(HandOffLoaded_A, st_q == T_HAND |-> !(ebusy_q && emode_q == E_LOAD))
+  `ASSERT(HalvesApart_A, rs_q != R_IDLE && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> dbuf && eh_q != rh_q)
+  `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> eh_q != drh_q)
+  `ASSERT(HandOffLoaded_A, st_q == T_HAND |-> !(ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD))
   // the batch being inserted never writes the bank the raster side reads; commands run drained
   `ASSERT(BanksApart_A, tr_we && rs_q != R_IDLE |-> rb_q != wbank_q)
   `ASSERT(CommandsDrained_A, cmd_fire |-> drained)
   // a tile is loaded only after the previous batch's store of it (read back through memory)
-  `ASSERT(LoadAfterStore_A, e_start && e_start_mode == E_LOAD |-> !tile_busy)
+  `ASSERT(LoadAfterStore_A, e_start && e_start_mode == tessera_raster_pkg::TE_LOAD |-> !tile_busy)
   // GRAS starts a bin's primitive only after the previous bin drained and the LRZ took it
   `ASSERT(GrasAfterDrain_A, gras_start |-> !dr_q && !lrzp_q)
   `ASSERT(OneStoreWaiting_A, dr_q && !dr_d |-> !sp_q)

@@ -58,6 +58,14 @@ package tessera_raster_pkg;
     ACT_RASTER      = 3'd6,  // GRAS, FS and the RB draining
     ACT_STORE       = 3'd7   // tile store
   } act_e;
+
+  // A job of the slice's tile engine (raster_tile_engine): load a tile into a half of the tile
+  // buffer, store it from there, or write the clear value into memory.
+  typedef enum logic [1:0] {
+    TE_LOAD  = 2'd0,
+    TE_STORE = 2'd1,
+    TE_CLEAR = 2'd2
+  } tile_op_e;
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage

@@ -1,0 +1,327 @@
+// raster_tile_engine -- the raster slice's tile engine: moves a tile's lines between memory
+// and the tile buffer (load, store) or writes the clear value into memory (clear).
+//
+// Source: ARCHITECTURE.md 5.4 (the bin's tile is loaded before its primitives and stored
+// after them); issue 16 items 1 and 3: one unit for the tile traffic, with many line requests
+// in flight. Split out of raster_slice, which decides what to move and when
+// (docs/raster.md "Double-buffered tile buffer", "Fast clear").
+//
+// A job covers a tile's color target, then its depth target (a clear: the targets asked for).
+// Lines of a tile: li over T*T/16, li -> (row, 16-pixel segment); lines outside the render
+// target are skipped.
+//   load  READs every line, up to 128 outstanding, and writes each response into the tile
+//         buffer where its tag says (out of order); bins of up to 64 lines per target tag
+//         their reads {0, target, line} and the depth reads follow the color reads without
+//         waiting, 64x64 bins tag {0, line[6:0]} and wait at every 128-line chunk. A target
+//         whose clear is pending (fill) is filled with the clear value instead, one line per
+//         clock on the cycles no response needs the buffer's write port.
+//   store reads a tile-buffer word, then WRITEs it (with the target's DSID), one line per
+//         clock when the port takes every write.
+//   clear WRITEs the clear value into every line.
+// Write tags are {1, n}, n = 1..127 (8'h80 is the FS's texel read), at most 127 in flight.
+// The job is done (done_o) when its last request is taken and, for a load, its last
+// response written.
+
+`include "prim_assert.svh"
+
+module raster_tile_engine #(
+  parameter int unsigned SRC_ID = 0     // mem_req_t.src of the slice's port
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // a job, in a cycle the engine is idle
+  input  logic                          start_i,
+  input  tessera_raster_pkg::tile_op_e  op_i,
+  input  logic                          tgt_i,        // first target: 0 color, 1 depth
+  input  logic [6:0]                    tx_i,
+  input  logic [6:0]                    ty_i,
+  input  logic                          half_i,       // tile-buffer half (load, store)
+  input  logic                          fill_c_i,     // load: fill color with the clear value
+  input  logic                          fill_d_i,     // load: fill depth with the clear value
+  input  logic                          clear_d_i,    // clear: the depth target too
+  // the render pass and the tile grid
+  input  logic [2:0]                    l2t_i,        // log2(tile) - 4
+  input  logic [11:0]                   rtw_i,
+  input  logic [11:0]                   rth_i,
+  input  logic [31:0]                   caddr_i,
+  input  logic [31:0]                   daddr_i,
+  input  logic [5:0]                    cdsid_i,
+  input  logic [5:0]                    ddsid_i,
+  input  logic [31:0]                   cclear_i,
+  input  logic [23:0]                   dclear_i,
+  // memory: the request, and grant_i when the port takes it this cycle (a request not taken
+  // is shown again, unchanged); responses of the engine's reads and of the port's writes
+  output logic                          req_valid_o,
+  output tessera_mem_pkg::mem_req_t     req_o,
+  input  logic                          grant_i,
+  input  logic                          rsp_rd_i,
+  input  logic                          rsp_wr_i,
+  input  logic [7:0]                    rsp_tag_i,
+  input  logic [511:0]                  rsp_data_i,
+  // tile-buffer line port (raster_rb)
+  output logic                          lwe_o,
+  output logic                          lre_o,
+  output logic                          ltgt_o,
+  output logic [5:0]                    lrow_o,
+  output logic [1:0]                    lseg_o,
+  output logic [511:0]                  lwdata_o,
+  input  logic [511:0]                  lrdata_i,     // the cycle after lre_o
+  // state
+  output logic                          busy_o,
+  output tessera_raster_pkg::tile_op_e  op_o,
+  output logic [6:0]                    tx_o,
+  output logic [6:0]                    ty_o,
+  output logic                          half_o,
+  output logic                          done_o,       // pulse: the job is done
+  output logic                          fill_we_o,    // a fill line written this cycle
+  output logic                          rd_out_o,     // reads in flight
+  output logic                          wr_out_o      // writes not yet acknowledged
+);
+
+  tessera_raster_pkg::tile_op_e emode_q, emode_d;
+  logic [7:0]  li_q, li_d;
+  logic        etgt_q, etgt_d;
+  logic        eph_q, eph_d;         // store/clear: 0 read the tile word, 1 write it
+  logic        ewait_q, ewait_d;     // load: all lines issued, waiting for the data
+  logic        echunk_q, echunk_d;
+  logic        ebusy_q, ebusy_d;
+  logic [6:0]  etx_q, etx_d, ety_q, ety_d;
+  logic        eh_q, eh_d;
+  logic        efill_c_q, efill_c_d, efill_d_q, efill_d_d;
+  logic        ecl_d_q, ecl_d_d;
+  logic        e_fill, e_fill_we, e_adv;
+  logic [8:0]  rd_out_q, rd_out_d;
+  logic [7:0]  wr_out_q, wr_out_d;
+  logic [6:0]  wr_tag_q, wr_tag_d;
+
+  logic small_bin;
+  assign small_bin = (l2t_i != 3'd2);
+
+  logic [5:0]  e_row;
+  logic [1:0]  e_seg;
+  logic [7:0]  e_last;
+  always_comb begin
+    unique case (l2t_i)
+      3'd0:    begin e_row = {2'd0, li_q[3:0]}; e_seg = 2'd0;            e_last = 8'd15;  end
+      3'd1:    begin e_row = {1'd0, li_q[5:1]}; e_seg = {1'b0, li_q[0]}; e_last = 8'd63;  end
+      default: begin e_row = li_q[7:2];         e_seg = li_q[1:0];       e_last = 8'd255; end
+    endcase
+  end
+  // the next line's position: a store reads line li+1 while line li's write is accepted
+  logic [7:0] li_n;
+  logic [5:0] e_row_n;
+  logic [1:0] e_seg_n;
+  assign li_n = li_q + 8'd1;
+  always_comb begin
+    unique case (l2t_i)
+      3'd0:    begin e_row_n = {2'd0, li_n[3:0]}; e_seg_n = 2'd0;            end
+      3'd1:    begin e_row_n = {1'd0, li_n[5:1]}; e_seg_n = {1'b0, li_n[0]}; end
+      default: begin e_row_n = li_n[7:2];         e_seg_n = li_n[1:0];       end
+    endcase
+  end
+
+  logic [10:0] etile_x, etile_y;
+  assign etile_x = 11'({etx_q, 4'd0} << l2t_i);
+  assign etile_y = 11'({ety_q, 4'd0} << l2t_i);
+  logic [11:0] e_px, e_py;
+  logic        e_lvalid;
+  logic [31:0] e_addr;
+  logic [23:0] e_rowoff;
+  assign e_px = 12'(etile_x) + {6'd0, e_seg, 4'd0};
+  assign e_py = 12'(etile_y) + {6'd0, e_row};
+  assign e_lvalid = (e_px < rtw_i) && (e_py < rth_i);
+  assign e_fill = etgt_q ? efill_d_q : efill_c_q;
+  assign e_rowoff = e_py * rtw_i;     // 12 x 12 bits
+  assign e_addr = (etgt_q ? daddr_i : caddr_i) + ((32'(e_rowoff) + 32'(e_px)) << 2);
+
+  // response decode
+  logic [7:0] r_li;
+  logic [5:0] r_row;
+  logic [1:0] r_seg;
+  logic       r_tgt;
+  assign r_li  = small_bin ? {2'b00, rsp_tag_i[5:0]} : {echunk_q, rsp_tag_i[6:0]};
+  assign r_tgt = small_bin ? rsp_tag_i[6] : etgt_q;
+  always_comb begin
+    unique case (l2t_i)
+      3'd0:    begin r_row = {2'd0, r_li[3:0]}; r_seg = 2'd0;            end
+      3'd1:    begin r_row = {1'd0, r_li[5:1]}; r_seg = {1'b0, r_li[0]}; end
+      default: begin r_row = r_li[7:2];         r_seg = r_li[1:0];       end
+    endcase
+  end
+
+  logic [511:0] clr_line;
+  assign clr_line = etgt_q ? {16{8'd0, dclear_i}} : {16{cclear_i}};
+
+  logic e_done, next_line, wrote;
+  always_comb begin
+    next_line = 1'b0;
+    wrote = 1'b0;
+    emode_d = emode_q;  li_d = li_q;  etgt_d = etgt_q;  eph_d = eph_q;  ewait_d = ewait_q;
+    echunk_d = echunk_q;  ebusy_d = ebusy_q;  wr_tag_d = wr_tag_q;
+    etx_d = etx_q;  ety_d = ety_q;  eh_d = eh_q;
+    efill_c_d = efill_c_q;  efill_d_d = efill_d_q;  ecl_d_d = ecl_d_q;
+    e_done = 1'b0;
+    req_valid_o = 1'b0;
+    req_o = '0;
+    req_o.src = tessera_mem_pkg::SRC_W'(SRC_ID);
+    lre_o = 1'b0;
+    ltgt_o = etgt_q;  lrow_o = e_row;  lseg_o = e_seg;
+    lwe_o = rsp_rd_i;
+    e_fill_we = 1'b0;
+    e_adv = 1'b0;
+    if (rsp_rd_i) begin
+      ltgt_o = r_tgt;  lrow_o = r_row;  lseg_o = r_seg;
+    end
+    if (start_i) begin
+      ebusy_d = 1'b1;  emode_d = op_i;  etgt_d = tgt_i;
+      li_d = '0;  eph_d = 1'b0;  ewait_d = 1'b0;
+      etx_d = tx_i;  ety_d = ty_i;  eh_d = half_i;
+      efill_c_d = fill_c_i;  efill_d_d = fill_d_i;  ecl_d_d = clear_d_i;
+    end else if (ebusy_q) begin
+      if (ewait_q) begin
+        if (rd_out_q == '0 && !rsp_rd_i) next_line = 1'b1;
+      end else if (!e_lvalid) begin
+        next_line = 1'b1;
+      end else if (emode_q == tessera_raster_pkg::TE_LOAD) begin
+        if (e_fill) begin
+          // clear pending (fast clear): the clear value straight into the tile buffer, one
+          // line per clock, on the cycles no load response needs the write port
+          e_fill_we = !rsp_rd_i;
+          lwe_o     = lwe_o || e_fill_we;
+          e_adv     = e_fill_we;
+        end else if (!(li_q[6:0] == 7'd0 && li_q != 8'd0 && rd_out_q != '0)) begin
+          req_valid_o = 1'b1;
+          req_o.op    = tessera_mem_pkg::MEM_OP_READ;
+          req_o.addr  = e_addr;
+          req_o.tag   = small_bin ? {1'b0, etgt_q, li_q[5:0]} : {1'b0, li_q[6:0]};
+          e_adv       = grant_i;
+        end
+        if (e_adv) begin
+          echunk_d = li_q[7];
+          if (li_q != e_last) begin
+            li_d = li_q + 8'd1;
+          end else if (small_bin && !etgt_q) begin
+            etgt_d = 1'b1;  li_d = '0;      // straight on to the depth lines
+          end else begin
+            ewait_d = 1'b1;
+          end
+        end
+      end else if (!eph_q) begin
+        lre_o = (emode_q == tessera_raster_pkg::TE_STORE) && !rsp_rd_i;
+        if (emode_q != tessera_raster_pkg::TE_STORE || !rsp_rd_i) eph_d = 1'b1;
+      end else if (wr_out_q < 8'd127) begin
+        req_valid_o = 1'b1;
+        req_o.op    = tessera_mem_pkg::MEM_OP_WRITE;
+        req_o.addr  = e_addr;
+        req_o.dsid  = etgt_q ? ddsid_i : cdsid_i;
+        req_o.tag   = {1'b1, wr_tag_q};
+        req_o.wstrb = '1;
+        req_o.wdata = (emode_q == tessera_raster_pkg::TE_CLEAR) ? clr_line : lrdata_i;
+        if (grant_i) begin
+          wr_tag_d = (wr_tag_q == 7'd127) ? 7'd1 : wr_tag_q + 7'd1;
+          eph_d = 1'b0;
+          next_line = 1'b1;
+          wrote = 1'b1;
+        end
+      end
+      if (next_line) begin
+        eph_d = 1'b0;
+        if (emode_q == tessera_raster_pkg::TE_LOAD && !ewait_q && li_q == e_last && small_bin &&
+            !etgt_q) begin
+          etgt_d = 1'b1;  li_d = '0;          // a skipped last color line
+        end else if (emode_q == tessera_raster_pkg::TE_LOAD && !ewait_q && li_q == e_last) begin
+          ewait_d = 1'b1;   // a skipped last line: wait for the data of the others
+        end else if (li_q != e_last) begin
+          li_d = li_q + 8'd1;
+          // back-to-back writes: fetch the next line's word now (one line per clock)
+          if (wrote && !rsp_rd_i) begin
+            eph_d  = 1'b1;
+            lre_o  = (emode_q == tessera_raster_pkg::TE_STORE);
+            lrow_o = e_row_n;
+            lseg_o = e_seg_n;
+          end
+        end else begin
+          ewait_d = 1'b0;
+          li_d = '0;
+          // next target: load/store do color then depth; clear the ones asked for
+          if (!etgt_q && (emode_q != tessera_raster_pkg::TE_CLEAR || ecl_d_q)) begin
+            etgt_d = 1'b1;
+          end else begin
+            ebusy_d = 1'b0;
+            e_done  = 1'b1;
+          end
+        end
+      end
+    end
+  end
+  assign lwdata_o = e_fill_we ? clr_line : rsp_data_i;
+
+  always_comb begin
+    rd_out_d = rd_out_q;
+    wr_out_d = wr_out_q;
+    if (req_valid_o && grant_i && req_o.op == tessera_mem_pkg::MEM_OP_READ) rd_out_d = rd_out_d + 9'd1;
+    if (rsp_rd_i) rd_out_d = rd_out_d - 9'd1;
+    if (req_valid_o && grant_i && req_o.op == tessera_mem_pkg::MEM_OP_WRITE) wr_out_d = wr_out_d + 8'd1;
+    if (rsp_wr_i) wr_out_d = wr_out_d - 8'd1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      emode_q <= tessera_raster_pkg::TE_LOAD;
+      li_q <= '0;
+      etgt_q <= 1'b0;
+      eph_q <= 1'b0;
+      ewait_q <= 1'b0;
+      echunk_q <= 1'b0;
+      ebusy_q <= 1'b0;
+      etx_q <= '0;
+      ety_q <= '0;
+      eh_q <= 1'b0;
+      efill_c_q <= 1'b0;
+      efill_d_q <= 1'b0;
+      ecl_d_q <= 1'b0;
+      rd_out_q <= '0;
+      wr_out_q <= '0;
+      wr_tag_q <= 7'd1;
+    end else begin
+      emode_q <= emode_d;
+      li_q <= li_d;
+      etgt_q <= etgt_d;
+      eph_q <= eph_d;
+      ewait_q <= ewait_d;
+      echunk_q <= echunk_d;
+      ebusy_q <= ebusy_d;
+      etx_q <= etx_d;
+      ety_q <= ety_d;
+      eh_q <= eh_d;
+      efill_c_q <= efill_c_d;
+      efill_d_q <= efill_d_d;
+      ecl_d_q <= ecl_d_d;
+      rd_out_q <= rd_out_d;
+      wr_out_q <= wr_out_d;
+      wr_tag_q <= wr_tag_d;
+    end
+  end
+
+  assign busy_o    = ebusy_q;
+  assign op_o      = emode_q;
+  assign tx_o      = etx_q;
+  assign ty_o      = ety_q;
+  assign half_o    = eh_q;
+  assign done_o    = e_done;
+  assign fill_we_o = e_fill_we;
+  assign rd_out_o  = (rd_out_q != '0);
+  assign wr_out_o  = (wr_out_q != '0);
+
+  logic unused_te;
+  assign unused_te = ^{rsp_tag_i[7], etile_x[10], etile_y[10]};
+
+  `ASSERT(TeStartIdle_A, start_i |-> !ebusy_q)
+  `ASSERT(TeReadExpected_A, rsp_rd_i |-> rd_out_q != '0)
+  `ASSERT(TeWriteExpected_A, rsp_wr_i |-> wr_out_q != '0)
+  `ASSERT(TeFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD && !rsp_rd_i)
+  `ASSERT(TeWriteTagNotFs_A, req_valid_o && req_o.op == tessera_mem_pkg::MEM_OP_WRITE |-> req_o.tag != 8'h80)
+  // a load's responses are written only while the load waits for them
+  `ASSERT(TeResponseInLoad_A, rsp_rd_i |-> ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD)
+
+endmodule
