@@ -97,28 +97,26 @@ module raster_tile_engine #(
   logic small_bin;
   assign small_bin = (l2t_i != 3'd2);
 
+  // Line li of a tile of 16 << l2t pixels: {row, 16-pixel segment}
+  function automatic logic [7:0] line_pos(input logic [2:0] l2t, input logic [7:0] li);
+    unique case (l2t)
+      3'd0:    line_pos = {2'd0, li[3:0], 2'd0};
+      3'd1:    line_pos = {1'd0, li[5:1], 1'b0, li[0]};
+      default: line_pos = li;
+    endcase
+  endfunction
+
   logic [5:0]  e_row;
   logic [1:0]  e_seg;
   logic [7:0]  e_last;
-  always_comb begin
-    unique case (l2t_i)
-      3'd0:    begin e_row = {2'd0, li_q[3:0]}; e_seg = 2'd0;            e_last = 8'd15;  end
-      3'd1:    begin e_row = {1'd0, li_q[5:1]}; e_seg = {1'b0, li_q[0]}; e_last = 8'd63;  end
-      default: begin e_row = li_q[7:2];         e_seg = li_q[1:0];       e_last = 8'd255; end
-    endcase
-  end
+  assign {e_row, e_seg} = line_pos(l2t_i, li_q);
+  assign e_last = (l2t_i == 3'd0) ? 8'd15 : (l2t_i == 3'd1) ? 8'd63 : 8'd255;
   // the next line's position: a store reads line li+1 while line li's write is accepted
   logic [7:0] li_n;
   logic [5:0] e_row_n;
   logic [1:0] e_seg_n;
   assign li_n = li_q + 8'd1;
-  always_comb begin
-    unique case (l2t_i)
-      3'd0:    begin e_row_n = {2'd0, li_n[3:0]}; e_seg_n = 2'd0;            end
-      3'd1:    begin e_row_n = {1'd0, li_n[5:1]}; e_seg_n = {1'b0, li_n[0]}; end
-      default: begin e_row_n = li_n[7:2];         e_seg_n = li_n[1:0];       end
-    endcase
-  end
+  assign {e_row_n, e_seg_n} = line_pos(l2t_i, li_n);
 
   logic [10:0] etile_x, etile_y;
   assign etile_x = 11'({etx_q, 4'd0} << l2t_i);
@@ -141,13 +139,7 @@ module raster_tile_engine #(
   logic       r_tgt;
   assign r_li  = small_bin ? {2'b00, rsp_tag_i[5:0]} : {echunk_q, rsp_tag_i[6:0]};
   assign r_tgt = small_bin ? rsp_tag_i[6] : etgt_q;
-  always_comb begin
-    unique case (l2t_i)
-      3'd0:    begin r_row = {2'd0, r_li[3:0]}; r_seg = 2'd0;            end
-      3'd1:    begin r_row = {1'd0, r_li[5:1]}; r_seg = {1'b0, r_li[0]}; end
-      default: begin r_row = r_li[7:2];         r_seg = r_li[1:0];       end
-    endcase
-  end
+  assign {r_row, r_seg} = line_pos(l2t_i, r_li);
 
   logic [511:0] clr_line;
   assign clr_line = etgt_q ? {16{8'd0, dclear_i}} : {16{cclear_i}};
