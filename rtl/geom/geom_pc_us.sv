@@ -11,9 +11,10 @@
 // Commands (tessera_cp_pkg::pipe_cmd_t), one accepted at a time, in order:
 //   SET_REGS {offset, value}: inside the GEOM window -> written to geom_regs now (state is
 //     sampled into every later sub-batch), completes at once (ORD_DONE); elsewhere -> side.
-//   DRAW: TRI_LIST / TRI_STRIP with index type NONE/U16/U32 -> sub-batches (ORD_SB each);
-//     patch topologies or index type 3 -> error pulse, completes at once; no primitives
-//     (fewer than 3 vertices) -> completes at once.
+//   DRAW: TRI_LIST / TRI_STRIP / PATCH_QUAD / PATCH_TRI / PATCH_ISOLINE with index type
+//     NONE/U16/U32 -> sub-batches (ORD_SB each; a patch draw's primitives are its patches, 4,
+//     3 or 2 control points each); topologies 5..7 or index type 3 -> error pulse, completes
+//     at once; no primitives (fewer vertices than one needs) -> completes at once.
 //   anything else -> forwarded on the side output in order (ORD_SIDE).
 // Completion order is kept by VPC_US, which walks the order FIFO this block fills.
 //
@@ -69,16 +70,18 @@ module geom_pc_us #(
   state_e state_d, state_q;
 
   // ---- command decode ----------------------------------------------------------------------
-  logic [31:0] arg0, arg1, arg2, arg3;
+  logic [31:0] arg0, arg1, arg2, arg3, arg4;
   assign arg0 = pipe_cmd_i.args[0 +: 32];
   assign arg1 = pipe_cmd_i.args[32 +: 32];
   assign arg2 = pipe_cmd_i.args[64 +: 32];
   assign arg3 = pipe_cmd_i.args[96 +: 32];
+  assign arg4 = pipe_cmd_i.args[128 +: 32];
 
   logic is_draw, is_setreg, setreg_mine;
   logic [2:0] topo;
   logic [1:0] itype;
-  logic topo_ok, itype_ok, strip_in;
+  logic topo_ok, itype_ok, strip_in, patch_in;
+  logic [2:0] ncp_in;   // vertices per primitive: list 3, quad patch 4, triangle 3, isoline 2
   assign is_draw   = (pipe_cmd_i.opcode == tessera_spec_pkg::TS_OP_DRAW);
   assign is_setreg = (pipe_cmd_i.opcode == tessera_spec_pkg::TS_OP_SET_REGS);
   assign setreg_mine = (arg0 >= tessera_spec_pkg::TS_GEOM_BASE_ADDR) &&
@@ -86,8 +89,18 @@ module geom_pc_us #(
   assign topo  = arg0[tessera_spec_pkg::TS_PKT_DRAW_TOPOLOGY_LSB +: 3];
   assign itype = arg0[tessera_spec_pkg::TS_PKT_DRAW_INDEX_TYPE_LSB +: 2];
   assign topo_ok  = (topo == tessera_spec_pkg::TS_TOPOLOGY_TRI_LIST) ||
-                    (topo == tessera_spec_pkg::TS_TOPOLOGY_TRI_STRIP);
+                    (topo == tessera_spec_pkg::TS_TOPOLOGY_TRI_STRIP) || patch_in;
   assign strip_in = (topo == tessera_spec_pkg::TS_TOPOLOGY_TRI_STRIP);
+  assign patch_in = (topo == tessera_spec_pkg::TS_TOPOLOGY_PATCH_QUAD) ||
+                    (topo == tessera_spec_pkg::TS_TOPOLOGY_PATCH_TRI) ||
+                    (topo == tessera_spec_pkg::TS_TOPOLOGY_PATCH_ISOLINE);
+  always_comb begin
+    unique case (topo)
+      tessera_spec_pkg::TS_TOPOLOGY_PATCH_QUAD:    ncp_in = 3'd4;
+      tessera_spec_pkg::TS_TOPOLOGY_PATCH_ISOLINE: ncp_in = 3'd2;
+      default:                                     ncp_in = 3'd3;
+    endcase
+  end
   assign itype_ok = (itype == tessera_spec_pkg::TS_INDEX_TYPE_NONE) ||
                     (itype == tessera_spec_pkg::TS_INDEX_TYPE_U16) ||
                     (itype == tessera_spec_pkg::TS_INDEX_TYPE_U32);
@@ -100,9 +113,13 @@ module geom_pc_us #(
 
   // ---- draw being split ----------------------------------------------------------------------
   logic                       strip_q, strip_d;
+  logic                       patch_q, patch_d;
+  logic [1:0]                 pkind_q, pkind_d;
+  logic [2:0]                 ncp_q, ncp_d;
+  logic [31:0]                tf_q, tf_d;
   logic [1:0]                 itype_q, itype_d;
   logic [31:0]                vaddr_q, vaddr_d, iaddr_q, iaddr_d;
-  logic [31:0]                rem_q, rem_d;        // list: vertices left; strip: primitives left
+  logic [31:0]                rem_q, rem_d;        // list, patch: vertices left; strip: primitives left
   logic [31:0]                first_q, first_d;    // next primitive index
   logic [15:0]                draw_id_q, draw_id_d;
   logic [15:0]                seq_q, seq_d;
@@ -113,18 +130,23 @@ module geom_pc_us #(
   // Primitives in the next sub-batch and whether it is the draw's last.
   logic [SBW-1:0] n_next;
   logic           last_next;
-  logic [12:0]    sb3;
-  logic [11:0]    small_v;
+  logic [13:0]    sbn;
+  logic [12:0]    small_v;
   always_comb begin
-    sb3 = 13'(sb_size_i) * 13'd3;
-    small_v = rem_q[11:0];
+    sbn = 14'(sb_size_i) * 14'(ncp_q);
+    small_v = rem_q[12:0];
     if (strip_q) begin
       last_next = (rem_q <= 32'(sb_size_i));
       n_next    = last_next ? SBW'(rem_q) : sb_size_i;
     end else begin
-      // floor(rem/3) primitives left; the last sub-batch has rem < 3*sb + 3 (< 3075) vertices.
-      last_next = (rem_q < 32'(sb3) + 32'd3);
-      n_next    = last_next ? SBW'(small_v / 12'd3) : sb_size_i;
+      // floor(rem/ncp) primitives left; the last sub-batch has rem < ncp*sb + ncp (< 4100)
+      // vertices.
+      last_next = (rem_q < 32'(sbn) + 32'(ncp_q));
+      unique case (ncp_q)
+        3'd4:    n_next = last_next ? SBW'(small_v >> 2) : sb_size_i;
+        3'd2:    n_next = last_next ? SBW'(small_v >> 1) : sb_size_i;
+        default: n_next = last_next ? SBW'(small_v / 13'd3) : sb_size_i;
+      endcase
     end
   end
 
@@ -154,6 +176,10 @@ module geom_pc_us #(
   always_comb begin
     state_d   = state_q;
     strip_d   = strip_q;
+    patch_d   = patch_q;
+    pkind_d   = pkind_q;
+    ncp_d     = ncp_q;
+    tf_d      = tf_q;
     itype_d   = itype_q;
     vaddr_d   = vaddr_q;
     iaddr_d   = iaddr_q;
@@ -170,12 +196,16 @@ module geom_pc_us #(
         if (go && is_draw) begin
           draw_id_d = draw_id_q + 16'd1;
           strip_d   = strip_in;
+          patch_d   = patch_in;
+          pkind_d   = 2'(topo - tessera_spec_pkg::TS_TOPOLOGY_PATCH_QUAD);
+          ncp_d     = ncp_in;
+          tf_d      = arg4;
           itype_d   = itype;
           rem_d     = strip_in ? ((arg1 >= 32'd3) ? arg1 - 32'd2 : 32'd0) : arg1;
           first_d   = '0;
           vaddr_d   = arg2;
           iaddr_d   = arg3;
-          if (topo_ok && itype_ok && arg1 >= 32'd3) state_d = Pick;
+          if (topo_ok && itype_ok && arg1 >= 32'(ncp_in)) state_d = Pick;
         end
       end
       Pick: begin
@@ -189,7 +219,7 @@ module geom_pc_us #(
           rr_d    = (32'(pick_q) == NS - 1) ? '0 : pick_q + SW'(1);
           seq_d   = seq_q + 16'd1;
           first_d = first_q + 32'(n_q);
-          rem_d   = strip_q ? rem_q - 32'(n_q) : rem_q - 32'(n_q) * 32'd3;
+          rem_d   = strip_q ? rem_q - 32'(n_q) : rem_q - 32'(n_q) * 32'(ncp_q);
           state_d = last_q ? Idle : Pick;
         end
       end
@@ -210,6 +240,10 @@ module geom_pc_us #(
     if (!rst_ni) begin
       state_q   <= Idle;
       strip_q   <= 1'b0;
+      patch_q   <= 1'b0;
+      pkind_q   <= '0;
+      ncp_q     <= 3'd3;
+      tf_q      <= '0;
       itype_q   <= '0;
       vaddr_q   <= '0;
       iaddr_q   <= '0;
@@ -225,6 +259,10 @@ module geom_pc_us #(
     end else begin
       state_q   <= state_d;
       strip_q   <= strip_d;
+      patch_q   <= patch_d;
+      pkind_q   <= pkind_d;
+      ncp_q     <= ncp_d;
+      tf_q      <= tf_d;
       itype_q   <= itype_d;
       vaddr_q   <= vaddr_d;
       iaddr_q   <= iaddr_d;
@@ -245,6 +283,9 @@ module geom_pc_us #(
   always_comb begin
     sb_desc_o.st         = state_i;
     sb_desc_o.strip      = strip_q;
+    sb_desc_o.patch      = patch_q;
+    sb_desc_o.pkind      = pkind_q;
+    sb_desc_o.tf_addr    = tf_q;
     sb_desc_o.itype      = itype_q;
     sb_desc_o.vaddr      = vaddr_q;
     sb_desc_o.iaddr      = iaddr_q;
@@ -260,7 +301,7 @@ module geom_pc_us #(
 
   logic draw_bad, draw_empty;
   assign draw_bad   = is_draw && (!topo_ok || !itype_ok);
-  assign draw_empty = is_draw && topo_ok && itype_ok && (arg1 < 32'd3);
+  assign draw_empty = is_draw && topo_ok && itype_ok && (arg1 < 32'(ncp_in));
 
   always_comb begin
     ord_valid_o  = 1'b0;

@@ -46,7 +46,10 @@ package geom_pkg;
   // Sub-batch descriptor, PC_US -> PC_S.
   typedef struct packed {
     gstate_t              st;
-    logic                 strip;       // topology TRI_STRIP (else TRI_LIST)
+    logic                 strip;       // topology TRI_STRIP (else TRI_LIST or a patch)
+    logic                 patch;       // a patch topology: primitives are patches
+    logic [1:0]           pkind;       // ... of this tess_pkg::patch_kind_e (topology - PATCH_QUAD)
+    logic [31:0]          tf_addr;     // ... with their tf_record at tf_addr + 16 * patch
     logic [1:0]           itype;       // ts_index_type_e
     logic [31:0]          vaddr;
     logic [31:0]          iaddr;
@@ -56,19 +59,24 @@ package geom_pkg;
     logic [SEQ_W-1:0]     seq;         // sub-batch number (API order)
     logic                 last;        // last sub-batch of its draw
   } sb_desc_t;
-  localparam int unsigned SB_DESC_W = GSTATE_W + 1 + 2 + 32 * 3 + SB_SIZE_W + DRAW_ID_W + SEQ_W + 1;
+  localparam int unsigned SB_DESC_W = GSTATE_W + 1 + 1 + 2 + 32 + 2 + 32 * 3 + SB_SIZE_W + DRAW_ID_W + SEQ_W + 1;
 
-  // Vertex token inside a slice (PC_S -> VFD -> VS -> TSEFE_S). eos marks the end of a
-  // sub-batch: it carries seq/last instead of a vertex.
+  // Vertex token inside a slice (PC_S -> VFD -> VS -> TESS -> TSEFE_S). eos marks the end of
+  // a sub-batch: it carries seq/last instead of a vertex. In a patch sub-batch every patch is
+  // a tf token (its tf_record, fetched like a vertex) and then its control points (patch, the
+  // last one with tri_done); triangles out of the tessellator carry patch too.
   typedef struct packed {
     logic                 eos;
+    logic                 tf;        // the tf_record of a patch, not a vertex
+    logic                 patch;     // belongs to a patch (control point or tessellated vertex)
+    logic [1:0]           pkind;     // tess_pkg::patch_kind_e of the patch
     logic [1:0]           sid;       // state-table slot of the sub-batch
     logic                 tri_done;  // this vertex completes a triangle
     logic                 odd;       // odd strip primitive: swap the first two vertices
     logic [31:0]          prim_id;   // eos: {15'b0, last, seq}
     logic [DRAW_ID_W-1:0] draw_id;
   } vtok_t;
-  localparam int unsigned VTOK_W = 1 + 2 + 1 + 1 + 32 + DRAW_ID_W;
+  localparam int unsigned VTOK_W = 1 + 1 + 1 + 2 + 2 + 1 + 1 + 32 + DRAW_ID_W;
 
   // Mask-FIFO entry, VPCFE_S -> VPC_US.
   typedef struct packed {

@@ -46,6 +46,9 @@ module geom_regs #(
   input  logic [3:0]                       ev_assigned_i,   // deliveries this cycle
   input  logic [NUM_SLICES-1:0]            ev_sb_i,         // sub-batch dispatched to slice
   input  logic [geom_pkg::SB_SIZE_W-1:0]   ev_sb_prims_i,   // ... with this many primitives
+  input  logic [NUM_SLICES-1:0]            ev_tess_patch_i, // a slice's tessellator took a patch
+  input  logic [NUM_SLICES-1:0]            ev_tess_tri_i,   // ... produced a triangle
+  input  logic [NUM_SLICES*13-1:0]         ev_tess_segs_i,  // ... counted isoline segments
   input  logic [NUM_SLICES-1:0]            busy_i,
   input  logic [NUM_SLICES-1:0]            stall_i,
   input  logic [NUM_SLICES*16-1:0]         outstanding_i,
@@ -97,6 +100,7 @@ module geom_regs #(
   // ---- counters ----------------------------------------------------------------------------
   logic [31:0] c_draws_q, c_vis_q, c_za_q, c_face_q, c_off_q, c_asg_q;
   logic [31:0] c_draws_d, c_vis_d, c_za_d, c_face_d, c_off_d, c_asg_d;
+  logic [31:0] c_tpatch_q, c_ttri_q, c_tsegs_q, c_tpatch_d, c_ttri_d, c_tsegs_d;
   logic [15:0] e_count_q, e_count_d;
   logic [127:0] probe_q, probe_d;
   // per-slice counters, slice s at [s*32 +: 32]
@@ -117,6 +121,10 @@ module geom_regs #(
     c_asg_d   = c_asg_q + 32'(ev_assigned_i);
     e_count_d = e_count_q + ((ev_bad_topo_i || ev_bad_itype_i) ? 16'd1 : 16'd0);
     probe_d   = probe_valid_i ? probe_vtx_i : probe_q;
+    c_tpatch_d = c_tpatch_q + popc(ev_tess_patch_i);
+    c_ttri_d   = c_ttri_q + popc(ev_tess_tri_i);
+    c_tsegs_d  = c_tsegs_q;
+    for (int unsigned s = 0; s < NS; s++) c_tsegs_d = c_tsegs_d + 32'(ev_tess_segs_i[s*13 +: 13]);
     for (int unsigned s = 0; s < NS; s++) begin
       sl_sb_d[s*32 +: 32]     = sl_sb_q[s*32 +: 32] + 32'(ev_sb_i[s]);
       sl_prims_d[s*32 +: 32]  = sl_prims_q[s*32 +: 32] + (ev_sb_i[s] ? 32'(ev_sb_prims_i) : 32'd0);
@@ -137,6 +145,9 @@ module geom_regs #(
       c_asg_q     <= '0;
       e_count_q   <= '0;
       probe_q     <= '0;
+      c_tpatch_q  <= '0;
+      c_ttri_q    <= '0;
+      c_tsegs_q   <= '0;
       sl_sb_q     <= '0;
       sl_prims_q  <= '0;
       sl_busy_q   <= '0;
@@ -151,6 +162,9 @@ module geom_regs #(
       c_asg_q     <= c_asg_d;
       e_count_q   <= e_count_d;
       probe_q     <= probe_d;
+      c_tpatch_q  <= c_tpatch_d;
+      c_ttri_q    <= c_ttri_d;
+      c_tsegs_q   <= c_tsegs_d;
       sl_sb_q     <= sl_sb_d;
       sl_prims_q  <= sl_prims_d;
       sl_busy_q   <= sl_busy_d;
@@ -173,6 +187,9 @@ module geom_regs #(
     hw2reg.cull_face.value              = c_face_q;
     hw2reg.cull_offscreen.value         = c_off_q;
     hw2reg.assigned.value               = c_asg_q;
+    hw2reg.tess_patches.value           = c_tpatch_q;
+    hw2reg.tess_triangles.value         = c_ttri_q;
+    hw2reg.tess_isoline_segments.value  = c_tsegs_q;
     // the vertex probe, in the memory layout these registers define
     hw2reg.vtx_dw0.x = probe_q[tessera_spec_pkg::TS_GEOM_VTX_DW0_X_LSB +: 16];
     hw2reg.vtx_dw0.y = probe_q[tessera_spec_pkg::TS_GEOM_VTX_DW0_Y_LSB +: 16];

@@ -58,6 +58,9 @@ module geom_slice #(
   output logic [geom_pkg::STRI_W-1:0]           rd_data_o,
   // events and status
   output logic                                  prim_done_o,
+  output logic                                  ev_tess_patch_o,   // a patch entered the tessellator
+  output logic                                  ev_tess_tri_o,     // a tessellated triangle left it
+  output logic [12:0]                           ev_tess_segs_o,    // isoline segments of that patch
   output logic                                  ev_visible_o,
   output logic                                  ev_cull_za_o,
   output logic                                  ev_cull_face_o,
@@ -99,17 +102,39 @@ module geom_slice #(
   logic        active_q, active_d;
   logic [1:0]  sid_q, sid_d;
   logic [10:0] pi_q, pi_d;     // primitive within the sub-batch
-  logic [1:0]  vi_q, vi_d;     // vertex within the primitive
+  logic [2:0]  vi_q, vi_d;     // vertex within the primitive (patch: 0 = tf record, then control points)
   logic        start;
 
   // token being offered to the index stream
   logic        g_valid, g_ready, g_eos;
-  logic [31:0] g_prim, g_pos, g_iaddr;
+  logic [31:0] g_prim, g_pos, g_iaddr, g_cpos, g_vaddr;
+  logic [1:0]  g_itype;
+  logic [2:0]  g_ncp;     // vertices per primitive: list 3, quad patch 4, triangle 3, isoline 2
+  logic        g_tf;
   geom_pkg::vtok_t g_tok;
   assign start   = !active_q && d_valid && (st_used_q < 3'd4);
   assign g_eos   = (pi_q == d.nprims);
   assign g_prim  = d.first_prim + 32'(pi_q);
-  assign g_pos   = d.strip ? g_prim + 32'(vi_q) : (g_prim << 1) + g_prim + 32'(vi_q);
+  always_comb begin
+    unique case (d.pkind)
+      2'd0:    g_ncp = 3'd4;   // tess_pkg::PK_QUAD
+      2'd2:    g_ncp = 3'd2;   // tess_pkg::PK_ISOLINE
+      default: g_ncp = 3'd3;   // tess_pkg::PK_TRI
+    endcase
+    if (!d.patch) g_ncp = 3'd3;
+    // first vertex position of the primitive: list 3p, strip p, patch ncp*p
+    unique case (g_ncp)
+      3'd4:    g_cpos = g_prim << 2;
+      3'd2:    g_cpos = g_prim << 1;
+      default: g_cpos = d.strip ? g_prim : (g_prim << 1) + g_prim;
+    endcase
+  end
+  // A patch's first token is its tf_record, fetched like a vertex: position = the patch,
+  // vertex buffer = the TF buffer, no index. Its control points follow at ncp*p + vi - 1.
+  assign g_tf    = d.patch && (vi_q == 3'd0);
+  assign g_pos   = g_tf ? g_prim : d.patch ? g_cpos + 32'(vi_q) - 32'd1 : g_cpos + 32'(vi_q);
+  assign g_vaddr = g_tf ? d.tf_addr : d.vaddr;
+  assign g_itype = g_tf ? tessera_spec_pkg::TS_INDEX_TYPE_NONE : d.itype;
   assign g_valid = active_q;
   always_comb begin
     g_tok          = '0;
@@ -120,10 +145,13 @@ module geom_slice #(
       g_tok.prim_id = {15'b0, d.last, d.seq};
     end else begin
       g_tok.prim_id  = g_prim;
-      g_tok.tri_done = (vi_q == 2'd2);
+      g_tok.tf       = g_tf;
+      g_tok.patch    = d.patch;
+      g_tok.pkind    = d.pkind;
+      g_tok.tri_done = d.patch ? (vi_q == g_ncp) : (vi_q == 3'd2);
       g_tok.odd      = d.strip && g_prim[0];
     end
-    unique case (d.itype)
+    unique case (g_itype)
       tessera_spec_pkg::TS_INDEX_TYPE_U16: g_iaddr = d.iaddr + (g_pos << 1);
       default:                             g_iaddr = d.iaddr + (g_pos << 2);
     endcase
@@ -150,11 +178,11 @@ module geom_slice #(
     if (g_go) begin
       if (g_eos) begin
         active_d = 1'b0;
-      end else if (vi_q != 2'd2) begin
-        vi_d = vi_q + 2'd1;
+      end else if (!g_tok.tri_done) begin
+        vi_d = vi_q + 3'd1;
       end else begin
         pi_d = pi_q + 11'd1;
-        vi_d = d.strip ? 2'd2 : 2'd0;
+        vi_d = d.strip ? 3'd2 : 3'd0;
       end
     end
     if (st_free) st_tail_d = st_tail_q + 2'd1;
@@ -202,8 +230,8 @@ module geom_slice #(
   geom_line_stream #(.SLOTS(IDX_SLOTS), .SB_W(IdxSbW), .EL_DEPTH(4), .TAG_ID(0)) u_idx (
     .clk_i, .rst_ni,
     .in_valid_i(g_valid), .in_ready_o(g_ready), .in_addr_i(g_iaddr),
-    .in_nofetch_i(g_eos || d.itype == tessera_spec_pkg::TS_INDEX_TYPE_NONE),
-    .in_flush_i(g_eos), .in_sb_i({g_tok, d.vaddr, d.itype, g_pos}),
+    .in_nofetch_i(g_eos || g_itype == tessera_spec_pkg::TS_INDEX_TYPE_NONE),
+    .in_flush_i(g_eos), .in_sb_i({g_tok, g_vaddr, g_itype, g_pos}),
     .out_valid_o(ix_out_valid), .out_ready_i(ix_out_ready), .out_chunk_o(ix_chunk),
     .out_lo_o(ix_lo), .out_sb_o(ix_sb),
     .req_valid_o(ix_req_valid), .req_ready_i(ix_req_ready), .req_addr_o(ix_req_addr),
@@ -315,6 +343,8 @@ module geom_slice #(
     vs_in.rgba = vx_chunk[tessera_spec_pkg::TS_VERTEX_R_LSB +: geom_pkg::SVTX_RGBA_WIDTH];
     vs_in.u    = vx_chunk[tessera_spec_pkg::TS_VERTEX_U_LSB +: tessera_spec_pkg::TS_VERTEX_U_WIDTH];
     vs_in.v    = vx_chunk[tessera_spec_pkg::TS_VERTEX_V_LSB +: tessera_spec_pkg::TS_VERTEX_V_WIDTH];
+    // a patch's tf_record passes untransformed (the collector below reads its factors)
+    if (vx_tok.tf) vs_in = vx_chunk;
   end
 
   logic            vs_valid_q, vs_ready;
@@ -336,6 +366,97 @@ module geom_slice #(
   assign probe_vtx_o   = vx_chunk;
 
   // =========================================================================================
+  // TESS: patch collector and tessellator (docs/tessellation.md "Patch draws")
+  // =========================================================================================
+  // The collector takes a patch's tf_record and control points off the VS output into
+  // registers; a complete patch waits there for the tessellator, which expands the previous
+  // one meanwhile. Everything else on the VS output (triangle-list and strip vertices, end of
+  // sub-batch) goes straight to stage A, but only once the tessellator and the collector are
+  // empty: a sub-batch's end and a later sub-batch's triangles stay behind its patches.
+  logic                 col_full_q, col_take;
+  logic [1:0]           col_kind_q;
+  logic [7:0]           col_f1_q, col_f2_q;
+  logic [4*128-1:0]     col_cp_q;
+  logic [1:0]           col_idx_q;
+  geom_pkg::vtok_t      col_tok_q, tp_tok_q;
+  logic                 vs_patch, vs_direct, tess_active;
+  logic                 ts_out_valid, ts_out_ready, ts_tri_end, ts_patch_end, ts_busy, ts_ev_patch;
+  logic [127:0]         ts_out_vtx;
+  logic [12:0]          ts_ev_segs;
+  assign vs_patch    = vs_valid_q && (vs_tok_q.tf || vs_tok_q.patch);
+  assign tess_active = col_full_q || ts_busy;
+
+  logic [7:0] tf_inner0, tf_inner1, tf_outer0, tf_outer1;
+  assign tf_inner0 = vs_vtx_q[tessera_spec_pkg::TS_TF_RECORD_INNER0_LSB +: tessera_spec_pkg::TS_TF_RECORD_INNER0_WIDTH];
+  assign tf_inner1 = vs_vtx_q[tessera_spec_pkg::TS_TF_RECORD_INNER1_LSB +: tessera_spec_pkg::TS_TF_RECORD_INNER1_WIDTH];
+  assign tf_outer0 = vs_vtx_q[tessera_spec_pkg::TS_TF_RECORD_OUTER0_LSB +: tessera_spec_pkg::TS_TF_RECORD_OUTER0_WIDTH];
+  assign tf_outer1 = vs_vtx_q[tessera_spec_pkg::TS_TF_RECORD_OUTER1_LSB +: tessera_spec_pkg::TS_TF_RECORD_OUTER1_WIDTH];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      col_full_q <= 1'b0;
+      col_kind_q <= '0;
+      col_f1_q   <= '0;
+      col_f2_q   <= '0;
+      col_idx_q  <= '0;
+      col_tok_q  <= '0;
+      tp_tok_q   <= '0;
+    end else begin
+      if (col_take) col_full_q <= 1'b0;
+      if (vs_patch && !col_full_q) begin
+        if (vs_tok_q.tf) begin
+          // factors by kind (tf_record): quad inner0 x inner1, triangle inner0, isoline
+          // outer0 lines of outer1 segments
+          col_kind_q <= vs_tok_q.pkind;
+          col_f1_q   <= (vs_tok_q.pkind == 2'd2) ? tf_outer0 : tf_inner0;
+          col_f2_q   <= (vs_tok_q.pkind == 2'd2) ? tf_outer1 : (vs_tok_q.pkind == 2'd0) ? tf_inner1 : 8'd0;
+          col_idx_q  <= '0;
+        end else begin
+          col_idx_q <= col_idx_q + 2'd1;
+          if (vs_tok_q.tri_done) begin
+            col_full_q <= 1'b1;
+            col_tok_q  <= vs_tok_q;
+          end
+        end
+      end
+      if (col_take) tp_tok_q <= col_tok_q;
+    end
+  end
+  // control points (not reset: read only once the patch is complete)
+  for (genvar c = 0; c < 4; c++) begin : gen_col_cp
+    always_ff @(posedge clk_i) begin
+      if (vs_patch && !col_full_q && !vs_tok_q.tf && col_idx_q == 2'(c)) col_cp_q[c*128 +: 128] <= vs_vtx_q;
+    end
+  end
+
+  logic ts_in_ready;
+  assign col_take = col_full_q && ts_in_ready;
+  tess_tessellator u_tess (
+    .clk_i, .rst_ni,
+    .in_valid_i(col_full_q), .in_ready_o(ts_in_ready),
+    .in_kind_i(col_kind_q), .in_f1_i(col_f1_q), .in_f2_i(col_f2_q), .in_cp_i(col_cp_q),
+    .out_valid_o(ts_out_valid), .out_ready_i(ts_out_ready), .out_vtx_o(ts_out_vtx),
+    .out_tri_end_o(ts_tri_end), .out_patch_end_o(ts_patch_end),
+    .busy_o(ts_busy), .ev_patch_o(ts_ev_patch), .ev_segs_o(ts_ev_segs));
+
+  // stage A's input: the tessellator's vertices, else the VS output when nothing is ahead of it
+  logic            src_valid, src_emits, src_ready;
+  geom_pkg::vtok_t src_tok, ts_tok;
+  geom_pkg::svtx_t src_vtx;
+  always_comb begin
+    ts_tok          = tp_tok_q;
+    ts_tok.tf       = 1'b0;
+    ts_tok.patch    = 1'b1;
+    ts_tok.eos      = 1'b0;
+    ts_tok.odd      = 1'b0;
+    ts_tok.tri_done = ts_tri_end;
+  end
+  assign vs_direct = vs_valid_q && !(vs_tok_q.tf || vs_tok_q.patch) && !tess_active;
+  assign src_valid = ts_out_valid || vs_direct;
+  assign src_tok   = ts_out_valid ? ts_tok : vs_tok_q;
+  assign src_vtx   = ts_out_valid ? ts_out_vtx : vs_vtx_q;
+
+  // =========================================================================================
   // TSEFE_S stage A: assembly
   // =========================================================================================
   geom_pkg::svtx_t w0_q, w1_q;
@@ -343,10 +464,12 @@ module geom_slice #(
   logic            a_eos_q;
   geom_pkg::vtok_t a_tok_q;
   geom_pkg::svtx_t a_v0_q, a_v1_q, a_v2_q;
-  logic            vs_emits;   // the VS output produces an item for stage A
-  assign vs_emits = vs_tok_q.eos || vs_tok_q.tri_done;
-  assign vs_ready = !vs_emits || !a_valid_q || a_ready;
-  assign a_load   = vs_valid_q && vs_ready;
+  assign src_emits    = src_tok.eos || src_tok.tri_done;
+  assign src_ready    = !src_emits || !a_valid_q || a_ready;
+  assign a_load       = src_valid && src_ready;
+  assign ts_out_ready = src_ready;
+  // the VS output register empties into the collector or, directly, into stage A
+  assign vs_ready     = vs_patch ? !col_full_q : (!ts_out_valid && !tess_active && src_ready);
 
   // The triangle as it is loaded (odd strip primitives swap v0 and v1), and the two products
   // of its area, registered with it: stage B starts from a_m1_q/a_m2_q. Besides splitting
@@ -358,12 +481,12 @@ module geom_slice #(
   logic signed [20:0] dx1, dy1, dx2, dy2;
   logic signed [41:0] m1, m2, a_m1_q, a_m2_q;
   always_comb begin
-    ld_v0 = vs_tok_q.odd ? w1_q : w0_q;
-    ld_v1 = vs_tok_q.odd ? w0_q : w1_q;
+    ld_v0 = src_tok.odd ? w1_q : w0_q;
+    ld_v1 = src_tok.odd ? w0_q : w1_q;
     dx1   = $signed({ld_v1.x[19], ld_v1.x}) - $signed({ld_v0.x[19], ld_v0.x});
     dy1   = $signed({ld_v1.y[19], ld_v1.y}) - $signed({ld_v0.y[19], ld_v0.y});
-    dx2   = $signed({vs_vtx_q.x[19], vs_vtx_q.x}) - $signed({ld_v0.x[19], ld_v0.x});
-    dy2   = $signed({vs_vtx_q.y[19], vs_vtx_q.y}) - $signed({ld_v0.y[19], ld_v0.y});
+    dx2   = $signed({src_vtx.x[19], src_vtx.x}) - $signed({ld_v0.x[19], ld_v0.x});
+    dy2   = $signed({src_vtx.y[19], src_vtx.y}) - $signed({ld_v0.y[19], ld_v0.y});
     m1    = dx1 * dy2;
     m2    = dx2 * dy1;
   end
@@ -381,18 +504,18 @@ module geom_slice #(
       a_m1_q    <= '0;
       a_m2_q    <= '0;
     end else begin
-      if (a_load && !vs_tok_q.eos) begin
+      if (a_load && !src_tok.eos) begin
         w0_q <= w1_q;
-        w1_q <= vs_vtx_q;
+        w1_q <= src_vtx;
       end
       if (a_valid_q && a_ready) a_valid_q <= 1'b0;
-      if (a_load && vs_emits) begin
+      if (a_load && src_emits) begin
         a_valid_q <= 1'b1;
-        a_eos_q   <= vs_tok_q.eos;
-        a_tok_q   <= vs_tok_q;
+        a_eos_q   <= src_tok.eos;
+        a_tok_q   <= src_tok;
         a_v0_q    <= ld_v0;
         a_v1_q    <= ld_v1;
-        a_v2_q    <= vs_vtx_q;
+        a_v2_q    <= src_vtx;
         a_m1_q    <= m1;
         a_m2_q    <= m2;
       end
@@ -620,12 +743,30 @@ module geom_slice #(
   assign rd_who_o = ($clog2(geom_pkg::MAX_SLICES))'(who_q);
 
   // ---- events ------------------------------------------------------------------------------
-  assign prim_done_o    = b_valid_q && !b_eos_q && b_ready;
+  // A primitive PC_US counts is a list or strip triangle leaving stage B, or a patch taken by
+  // the tessellator (its triangles are not counted again). The two can coincide when a
+  // triangle sub-batch drains behind a patch sub-batch's start: the patch's pulse then waits
+  // (owed) for a cycle without one.
+  logic       b_prim_done;
+  logic [3:0] owed_q, owed_d;
+  assign b_prim_done = b_valid_q && !b_eos_q && b_ready && !b_tok_q.patch;
+  always_comb begin
+    owed_d = owed_q + 4'(ts_ev_patch);
+    if (!b_prim_done && owed_d != '0) owed_d = owed_d - 4'd1;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) owed_q <= '0;
+    else         owed_q <= owed_d;
+  end
+  assign prim_done_o    = b_prim_done || (owed_q != '0) || ts_ev_patch;
+  assign ev_tess_patch_o = ts_ev_patch;
+  assign ev_tess_tri_o   = ts_out_valid && ts_out_ready && ts_tri_end;
+  assign ev_tess_segs_o  = ts_ev_segs;
   assign ev_visible_o   = b_store;
   assign ev_cull_za_o   = b_valid_q && !b_eos_q && b_za_q;
   assign ev_cull_face_o = b_valid_q && !b_eos_q && b_face_q;
   assign ev_cull_off_o  = b_valid_q && !b_eos_q && b_off_q;
-  assign busy_o         = d_valid || (st_used_q != '0);
+  assign busy_o         = d_valid || (st_used_q != '0) || tess_active;
   assign stall_o        = b_valid_q && !b_ready;
 
   logic unused;
@@ -633,7 +774,7 @@ module geom_slice #(
                     mem_rsp_i.src, ix_lo[0], vs_st.cull_mode, vs_st.front_cw, vs_st.tile_size,
                     vs_st.skew, vs_st.rt_w, vs_st.rt_h, ts_st.scale_x, ts_st.scale_y,
                     ts_st.offset_x, ts_st.offset_y, b_tok_q.eos, b_tok_q.sid, b_tok_q.tri_done,
-                    b_tok_q.odd};
+                    b_tok_q.odd, b_tok_q.tf, b_tok_q.pkind, ts_patch_end};
 
   // ---- assertions --------------------------------------------------------------------------
   `ASSERT_INIT(StoreDepth_A, STORE_DEPTH >= 2 && STORE_DEPTH <= 256)
@@ -644,5 +785,10 @@ module geom_slice #(
   `ASSERT(ReadOwed_A, rgo |-> pend_q[32'(rentry[EW-1:0])*NS + 32'(ridx)])
   `ASSERT(ReadEntryInRange_A, rgo |-> 32'(rentry) < STORE_DEPTH)
   `ASSERT(StateTableBound_A, st_used_q <= 3'd4)
+  // the owed patch pulses never pile up (at most one new per cycle, one paid per free cycle)
+  `ASSERT(OwedBound_A, owed_q < 4'd8)
+  // tessellated vertices never mix with the VS output's direct items
+  `ASSERT(TessBeforeDirect_A, ts_out_valid |-> !vs_direct)
+  `ASSERT(CollectorKind_A, vs_patch && vs_tok_q.tf |-> vs_tok_q.pkind != 2'd3)
 
 endmodule

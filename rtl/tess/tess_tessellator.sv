@@ -379,7 +379,7 @@ module tess_tessellator (
   assign segs       = 13'(f1c) * 13'(f2c);
   assign busy_o     = (state_q != S_IDLE);
   assign ev_patch_o = take;
-  assign ev_segs_o  = (in_kind_i == 2'd2) ? segs : 13'd0;
+  assign ev_segs_o  = (take && in_kind_i == 2'd2) ? segs : 13'd0;
 
   // ---- assertions ----------------------------------------------------------------------------
   `ASSERT(KindKnown_A, in_valid_i |-> in_kind_i != 2'd3)

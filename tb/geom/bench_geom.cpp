@@ -88,6 +88,37 @@ Draw make_draw(GeomBench<V>& b, unsigned topology, unsigned itype, std::uint32_t
   return d;
 }
 
+// A patch draw (docs/tessellation.md "Patch draws"): npatches patches of control points from
+// make_draw (plus 0..ncp-1 stray ones a floor division drops), and a TF buffer of mostly low
+// factors, some 0 (culled) and a few large or above 64 (clamped).
+template <class V>
+Draw make_patch_draw(GeomBench<V>& b, unsigned topology, unsigned itype, std::uint32_t npatches) {
+  const std::uint32_t ncp = topology == TS_TOPOLOGY_PATCH_QUAD ? 4 : topology == TS_TOPOLOGY_PATCH_TRI ? 3 : 2;
+  const std::uint32_t stray = tb::chance(0.2) ? static_cast<std::uint32_t>(tb::randint(1, ncp - 1)) : 0;
+  Draw d = make_draw(b, topology, itype, ncp * npatches + stray, rand_shape());
+  const auto tskip = 16 * static_cast<std::uint32_t>(tb::randint(0, 3));
+  d.tf_addr = b.allocate(tskip + 16 * std::max<std::uint32_t>(npatches, 1), 16) + tskip;
+  auto factor = [] {
+    const auto p = tb::randint(0, 99);
+    if (p < 8) return std::uint8_t{0};
+    if (p < 96) return static_cast<std::uint8_t>(tb::randint(1, 5));
+    if (p < 99) return static_cast<std::uint8_t>(tb::randint(6, 24));
+    return static_cast<std::uint8_t>(tb::randint(60, 255));
+  };
+  for (std::uint32_t p = 0; p < npatches; ++p) {
+    tessera::layout::TfRecord r;
+    r.inner0 = factor();
+    r.inner1 = factor();
+    r.outer0 = factor();
+    r.outer1 = factor();
+    r.outer2 = static_cast<std::uint8_t>(tb::randint(0, 255));  // ignored
+    r.outer3 = static_cast<std::uint8_t>(tb::randint(0, 255));
+    const auto w = r.pack();
+    for (unsigned i = 0; i < 4; ++i) b.memory.set_u32(d.tf_addr + 16 * p + 4 * i, w[i]);
+  }
+  return d;
+}
+
 template <class V>
 void random_state(GeomBench<V>& b) {
   switch (tb::randint(0, 8)) {
@@ -137,12 +168,15 @@ void random_commands(GeomBench<V>& b, unsigned ncmds, std::uint32_t max_count) {
         default: b.add_side(TS_OP_SET_REGS, {0x5000 + 4 * static_cast<std::uint32_t>(tb::randint(0, 15)), 7}); break;  // not GEOM
       }
     } else if (p < 42) {
-      // erroneous: patch topology or index type 3
+      // erroneous: unknown topology (5..7) or index type 3
       Draw d;
-      d.topology = tb::chance(0.6) ? static_cast<unsigned>(tb::randint(2, 7)) : TS_TOPOLOGY_TRI_LIST;
-      d.index_type = d.topology <= 1 ? 3 : static_cast<unsigned>(tb::randint(0, 3));
+      d.topology = tb::chance(0.6) ? static_cast<unsigned>(tb::randint(5, 7)) : static_cast<unsigned>(tb::randint(0, 4));
+      d.index_type = d.topology <= TS_TOPOLOGY_PATCH_ISOLINE ? 3 : static_cast<unsigned>(tb::randint(0, 3));
       d.count = static_cast<std::uint32_t>(tb::randint(0, 100));
       b.add_draw(d);
+    } else if (p < 54) {
+      b.add_draw(make_patch_draw(b, static_cast<unsigned>(tb::randint(TS_TOPOLOGY_PATCH_QUAD, TS_TOPOLOGY_PATCH_ISOLINE)),
+                                 static_cast<unsigned>(tb::randint(0, 2)), static_cast<std::uint32_t>(tb::randint(0, 24))));
     } else {
       const unsigned topo = tb::chance(0.5) ? TS_TOPOLOGY_TRI_LIST : TS_TOPOLOGY_TRI_STRIP;
       const unsigned itype = static_cast<unsigned>(tb::randint(0, 2));
@@ -186,6 +220,12 @@ Task<> check_counters(GeomBench<V>& b, bool exact_per_slice) {
                 b.totals.face, b.totals.offscreen);
   const std::uint32_t asg = co_await rd(TS_GEOM_ASSIGNED_OFFSET);
   geomtb::check(asg == b.assigned_total, "ASSIGNED={} expected {}", asg, b.assigned_total);
+  const std::uint32_t tp = co_await rd(TS_GEOM_TESS_PATCHES_OFFSET);
+  const std::uint32_t tt = co_await rd(TS_GEOM_TESS_TRIANGLES_OFFSET);
+  const std::uint32_t ts = co_await rd(TS_GEOM_TESS_ISOLINE_SEGMENTS_OFFSET);
+  geomtb::check(tp == b.totals.patches && tt == b.totals.tess_triangles && ts == b.totals.isoline_segments,
+                "TESS_PATCHES/TRIANGLES/ISOLINE_SEGMENTS = {}/{}/{}, expected {}/{}/{}", tp, tt, ts, b.totals.patches,
+                b.totals.tess_triangles, b.totals.isoline_segments);
   const std::uint32_t es = co_await rd(TS_GEOM_ERR_STATUS_OFFSET);
   geomtb::check(TS_GEOM_ERR_STATUS_COUNT_GET(es) == (b.total_errors & 0xffff), "ERR_STATUS.count={} expected {}",
                 TS_GEOM_ERR_STATUS_COUNT_GET(es), b.total_errors);
@@ -239,7 +279,7 @@ Task<> random_draws(tb::Dut<V>& dut, unsigned n) {
   auto& c = b.cov;
   dut.log().info("{} slices: {} commands, {} triangles delivered, {} store reads, {} cycles; {}", n, b.cmds.size(),
                  b.st.tris, b.st.reads, b.cycle, c.report());
-  for (const char* w : {"draw list", "draw strip", "index none", "index u16", "index u32", "draw over several sub-batches",
+  for (const char* w : {"draw list", "draw strip", "draw quad patches", "draw triangle patches", "draw isoline patches", "index none", "index u16", "index u32", "draw over several sub-batches",
                         "erroneous draw", "side command", "triangle output stalled", "memory request stalled",
                         "memory response out of order"})
     c.require(w);

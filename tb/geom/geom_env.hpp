@@ -152,10 +152,16 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
     totals.offscreen += r.offscreen;
     totals.huge += r.huge;
     totals.all_slices += r.all_slices;
+    totals.patches += r.patches;
+    totals.tess_triangles += r.tess_triangles;
+    totals.isoline_segments += r.isoline_segments;
     visible_total += r.visible.size();
     for (const Tri& t : r.visible) assigned_total += static_cast<unsigned>(__builtin_popcount(t.mask));
     cov.hit("draw list", d.topology == TS_TOPOLOGY_TRI_LIST && !c.error);
     cov.hit("draw strip", d.topology == TS_TOPOLOGY_TRI_STRIP && !c.error);
+    cov.hit("draw quad patches", d.topology == TS_TOPOLOGY_PATCH_QUAD && !c.error && r.tess_triangles);
+    cov.hit("draw triangle patches", d.topology == TS_TOPOLOGY_PATCH_TRI && !c.error && r.tess_triangles);
+    cov.hit("draw isoline patches", d.topology == TS_TOPOLOGY_PATCH_ISOLINE && !c.error && r.isoline_segments);
     cov.hit("index none", d.index_type == TS_INDEX_TYPE_NONE && !c.error && r.prims);
     cov.hit("index u16", d.index_type == TS_INDEX_TYPE_U16 && !c.error && r.prims);
     cov.hit("index u32", d.index_type == TS_INDEX_TYPE_U32 && !c.error && r.prims);

@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "tessera/sim/tessellator.hpp"
 #include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 
@@ -193,6 +194,7 @@ struct Tri {
 struct DrawResult {
   bool bad_topology = false, bad_index_type = false;
   std::uint32_t prims = 0;
+  std::uint32_t patches = 0, tess_triangles = 0, isoline_segments = 0;  // patch draws
   std::vector<std::uint32_t> subbatches;  // primitives per sub-batch, in order
   std::vector<Tri> visible;               // API order
   std::uint64_t zero_area = 0, face = 0, offscreen = 0;
@@ -230,10 +232,13 @@ inline Cull classify(const State& s, const std::array<SVtx, 3>& t, unsigned n, s
 inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, unsigned n, std::uint16_t draw_id) {
   DrawResult r;
   const bool strip = d.topology == TS_TOPOLOGY_TRI_STRIP;
-  if (d.topology != TS_TOPOLOGY_TRI_LIST && !strip) r.bad_topology = true;
+  const bool patch = d.topology == TS_TOPOLOGY_PATCH_QUAD || d.topology == TS_TOPOLOGY_PATCH_TRI ||
+                     d.topology == TS_TOPOLOGY_PATCH_ISOLINE;
+  if (d.topology != TS_TOPOLOGY_TRI_LIST && !strip && !patch) r.bad_topology = true;
   if (d.index_type > TS_INDEX_TYPE_U32) r.bad_index_type = true;
   if (r.bad_topology || r.bad_index_type) return r;
-  r.prims = strip ? (d.count >= 3 ? d.count - 2 : 0) : d.count / 3;
+  const unsigned ncp = d.topology == TS_TOPOLOGY_PATCH_QUAD ? 4 : d.topology == TS_TOPOLOGY_PATCH_ISOLINE ? 2 : 3;
+  r.prims = strip ? (d.count >= 3 ? d.count - 2 : 0) : d.count / ncp;
   for (std::uint32_t left = r.prims; left > 0;) {
     const std::uint32_t k = std::min<std::uint32_t>(left, s.sb_size());
     r.subbatches.push_back(k);
@@ -247,6 +252,65 @@ inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, uns
       vi = mem.u32((d.index_addr + pos * 4) & ~3U);
     return vs(s, read_vertex(mem, (d.vertex_addr + vi * 16) & ~15U));
   };
+  auto emit = [&](std::uint32_t prim, const std::array<SVtx, 3>& t) {
+    std::uint32_t mask = 0;
+    bool huge = false;
+    switch (classify(s, t, n, mask, huge)) {
+      case Cull::zero_area: ++r.zero_area; break;
+      case Cull::face: ++r.face; break;
+      case Cull::offscreen: ++r.offscreen; break;
+      case Cull::none:
+        r.visible.push_back(Tri{draw_id, prim, mask, t});
+        r.huge += huge;
+        r.all_slices += (mask == (1U << n) - 1) && n > 1;
+        break;
+    }
+  };
+  if (patch) {  // docs/tessellation.md "Patch draws": tf_record p, control points ncp*p + c
+    using tessera::sim::PatchKind;
+    const PatchKind kind = d.topology == TS_TOPOLOGY_PATCH_QUAD ? PatchKind::Quad
+                           : d.topology == TS_TOPOLOGY_PATCH_TRI ? PatchKind::Tri
+                                                                 : PatchKind::Isoline;
+    for (std::uint32_t p = 0; p < r.prims; ++p) {
+      std::array<std::uint32_t, 4> w{};
+      for (unsigned i = 0; i < 4; ++i) w[i] = mem.u32(((d.tf_addr + 16 * p) & ~15U) + 4 * i);
+      const auto tf = tessera::layout::TfRecord::unpack(w.data());
+      tessera::sim::PatchFactors f{kind, tf.inner0, kind == PatchKind::Quad ? tf.inner1 : std::uint8_t{0}};
+      if (kind == PatchKind::Isoline) f = tessera::sim::PatchFactors{kind, tf.outer0, tf.outer1};
+      std::vector<tessera::sim::TessVertex> cps;
+      for (unsigned c = 0; c < ncp; ++c) {
+        const SVtx v = fetch(ncp * p + c);
+        tessera::sim::TessVertex t;
+        t.x = v.x;
+        t.y = v.y;
+        t.z = v.z;
+        t.r = static_cast<std::uint8_t>(v.rgba);
+        t.g = static_cast<std::uint8_t>(v.rgba >> 8);
+        t.b = static_cast<std::uint8_t>(v.rgba >> 16);
+        t.a = static_cast<std::uint8_t>(v.rgba >> 24);
+        t.u = v.u;
+        t.v = v.v;
+        cps.push_back(t);
+      }
+      const auto out = tessera::sim::tessellate(kind, cps, f);
+      ++r.patches;
+      r.isoline_segments += out.isoline_segments;
+      r.tess_triangles += static_cast<std::uint32_t>(out.triangles.size());
+      for (const auto& tt : out.triangles) {
+        std::array<SVtx, 3> t;
+        for (unsigned i = 0; i < 3; ++i) {
+          t[i].x = tt[i].x;
+          t[i].y = tt[i].y;
+          t[i].z = tt[i].z;
+          t[i].rgba = unsigned{tt[i].r} | unsigned{tt[i].g} << 8 | unsigned{tt[i].b} << 16 | unsigned{tt[i].a} << 24;
+          t[i].u = tt[i].u;
+          t[i].v = tt[i].v;
+        }
+        emit(p, t);
+      }
+    }
+    return r;
+  }
   for (std::uint32_t p = 0; p < r.prims; ++p) {
     std::array<SVtx, 3> t;
     if (strip) {
@@ -255,18 +319,7 @@ inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, uns
     } else {
       t = {fetch(3 * p), fetch(3 * p + 1), fetch(3 * p + 2)};
     }
-    std::uint32_t mask = 0;
-    bool huge = false;
-    switch (classify(s, t, n, mask, huge)) {
-      case Cull::zero_area: ++r.zero_area; break;
-      case Cull::face: ++r.face; break;
-      case Cull::offscreen: ++r.offscreen; break;
-      case Cull::none:
-        r.visible.push_back(Tri{draw_id, p, mask, t});
-        r.huge += huge;
-        r.all_slices += (mask == (1U << n) - 1) && n > 1;
-        break;
-    }
+    emit(p, t);
   }
   return r;
 }
