@@ -300,7 +300,9 @@ CP_INLINE int draw_addresses_ok(const uint32_t *pl)
   }
   if (topology == TS_TOPOLOGY_PATCH_QUAD || topology == TS_TOPOLOGY_PATCH_TRI ||
       topology == TS_TOPOLOGY_PATCH_ISOLINE) {
-    if (!cp_mem_ok(TS_PKT_DRAW_TF_ADDR_GET(pl[TS_PKT_DRAW_TF_ADDR_DW]), 4, 4))
+    /* one 16-byte tf_record per patch of 4, 3 or 2 control points (docs/tessellation.md) */
+    const uint32_t ncp = topology == TS_TOPOLOGY_PATCH_QUAD ? 4u : topology == TS_TOPOLOGY_PATCH_TRI ? 3u : 2u;
+    if (!cp_mem_ok(TS_PKT_DRAW_TF_ADDR_GET(pl[TS_PKT_DRAW_TF_ADDR_DW]), 16, (count / ncp) * 16u))
       return 0;
   }
   return 1;

@@ -262,7 +262,8 @@ TEST(CpFwPaths, ErrorsAgree)
       draw(3, 0x8004),                                                // misaligned vertices
       draw(1u << 20, 0x8000),                                         // past MEM_LIMIT
       draw(3, 0x8000, TS_TOPOLOGY_PATCH_TRI, TS_INDEX_TYPE_U16, 0x9001),  // misaligned indices
-      draw(3, 0x8000, TS_TOPOLOGY_PATCH_TRI, TS_INDEX_TYPE_NONE, 0, 0xfffff0),  // TF buffer
+      draw(3, 0x8000, TS_TOPOLOGY_PATCH_TRI, TS_INDEX_TYPE_NONE, 0, 0x9008),  // TF buffer misaligned
+      draw(6, 0x8000, TS_TOPOLOGY_PATCH_TRI, TS_INDEX_TYPE_NONE, 0, 0xfffff0),  // 2 tf_records past the end
       {TS_PKT_NOP_HEADER(2) | TS_PKT_HDR_FLAGS_PUT(1), 0, 0},
       {TS_PKT_SET_REGS_HEADER(2) | TS_PKT_HDR_FLAGS_PUT(0x80), 0x100, 1},
       {TS_PKT_DRAW_HEADER | TS_PKT_HDR_FLAGS_PUT(2), 0, 0, 0, 0, 0},

@@ -511,7 +511,10 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
           return fail(TS_CP_ERROR_BAD_ADDRESS);
       }
       if (topo == TS_TOPOLOGY_PATCH_QUAD || topo == TS_TOPOLOGY_PATCH_TRI || topo == TS_TOPOLOGY_PATCH_ISOLINE) {
-        if (!addr_ok(TS_PKT_DRAW_TF_ADDR_GET(p[TS_PKT_DRAW_TF_ADDR_DW]), 4, 4)) return fail(TS_CP_ERROR_BAD_ADDRESS);
+        // one 16-byte tf_record per patch of 4, 3 or 2 control points (docs/tessellation.md)
+        const uint64_t ncp = topo == TS_TOPOLOGY_PATCH_QUAD ? 4 : topo == TS_TOPOLOGY_PATCH_TRI ? 3 : 2;
+        if (!addr_ok(TS_PKT_DRAW_TF_ADDR_GET(p[TS_PKT_DRAW_TF_ADDR_DW]), count / ncp * 16, 16))
+          return fail(TS_CP_ERROR_BAD_ADDRESS);
       }
       ++draws_;
       pipe(q, op, Dwords(p, p + len));
