@@ -17,8 +17,10 @@
 // attributes, 2 multipliers each), one interpolation per clock: quad 4 (the column's bottom
 // and top edge points, then the two vertices), triangle 2. Once columns i and i+1 are held
 // (L0/L1 and R0/R1), the cell's triangles leave as a vertex stream, three per triangle
-// (out_tri_end_o on the third, out_patch_end_o on the patch's last). A cell costs 10 clocks
-// (quad) or 8 (triangle) for its two triangles; docs/tessellation.md has the figures.
+// (out_tri_end_o on the third, out_patch_end_o on the patch's last). The lanes are registered
+// (an interpolation's result is captured the cycle after it is issued), so a column takes 6
+// clocks (quad) or 3 (triangle) and a cell 12 or 9 for its two triangles; docs/tessellation.md
+// has the figures.
 //
 // Vertices are svtx (spec/layouts.yaml): x, y signed 16.4; z; rgba; u, v.
 
@@ -124,7 +126,8 @@ module tess_tessellator (
   endfunction
 
   // ---- patch registers ---------------------------------------------------------------------
-  typedef enum logic [2:0] {S_IDLE, S_BOT, S_TOP, S_V0, S_V1, S_EMIT} state_e;
+  // an interpolation issued in one state is captured in the next (tess_lane is registered)
+  typedef enum logic [2:0] {S_IDLE, S_BOT, S_TOP, S_TW, S_V0, S_V1, S_V1W, S_EMIT} state_e;
   state_e state_q, state_d;
 
   logic             tri_q;             // triangle patch (else quad)
@@ -189,19 +192,19 @@ module tess_tessellator (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]),
     .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]),
     .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]),
-    .wa_i(ln_wa), .wb_i(ln_wb),
+    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]));
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_Y_WIDTH), .SIGNED(1'b1)) u_y (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]),
     .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]),
     .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]),
-    .wa_i(ln_wa), .wb_i(ln_wb),
+    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]));
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_Z_WIDTH), .SIGNED(1'b0)) u_z (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]),
     .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]),
     .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]),
-    .wa_i(ln_wa), .wb_i(ln_wb),
+    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]));
   // r, g, b, a: four bytes from TS_SVTX_RGBA_LSB up
   for (genvar c = 0; c < 4; c++) begin : gen_rgba
@@ -209,20 +212,20 @@ module tess_tessellator (
       .base_i(ln_base[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]),
       .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]),
       .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]),
-      .wa_i(ln_wa), .wb_i(ln_wb),
+      .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
       .o_o(ln_o[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]));
   end
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_U_WIDTH), .SIGNED(1'b0)) u_u (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]),
     .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]),
     .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]),
-    .wa_i(ln_wa), .wb_i(ln_wb),
+    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]));
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_V_WIDTH), .SIGNED(1'b0)) u_v (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]),
     .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]),
     .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]),
-    .wa_i(ln_wa), .wb_i(ln_wb),
+    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]));
 
   // ---- walk ----------------------------------------------------------------------------------
@@ -258,9 +261,11 @@ module tess_tessellator (
     unique case (state_q)
       S_IDLE: if (take && produces) state_d = (in_kind_i == 2'd1) ? S_V0 : S_BOT;
       S_BOT:  state_d = S_TOP;
-      S_TOP:  state_d = S_V0;
+      S_TOP:  state_d = S_TW;
+      S_TW:   state_d = S_V0;
       S_V0:   state_d = S_V1;
-      S_V1: begin
+      S_V1:   state_d = S_V1W;
+      S_V1W: begin
         if (ci_q != '0) begin
           state_d = S_EMIT;
         end else begin
@@ -348,15 +353,15 @@ module tess_tessellator (
       p2_q <= in_cp_i[2*VW +: VW];
       p3_q <= in_cp_i[3*VW +: VW];
     end
-    if (state_q == S_BOT) bot_q <= ln_o;
-    if (state_q == S_TOP) top_q <= ln_o;
-    if (state_q == S_V0)  r0_q  <= ln_o;
-    if (state_q == S_V1)  r1_q  <= ln_o;
+    if (state_q == S_TOP) bot_q <= ln_o;
+    if (state_q == S_TW)  top_q <= ln_o;
+    if (state_q == S_V1)  r0_q  <= ln_o;
+    if (state_q == S_V1W) r1_q  <= ln_o;
     // L takes R when the column is complete and its cell (if any) has left
     if (adv_col || adv_row) begin
       l0_q <= r0_q;
       // column 0 moves to L in the cycle its second vertex is computed
-      l1_q <= (state_q == S_V1) ? ln_o : r1_q;
+      l1_q <= (state_q == S_V1W) ? ln_o : r1_q;
     end
   end
 
