@@ -211,3 +211,84 @@ TEST(TessRunner, FactorOnePatchGridIsThePlainGridsPicture) {
   }
   fs::remove(png);
 }
+
+namespace {
+
+tessera::driver::PipeCommand command(const tessera::driver::Dwords& packet) {
+  tessera::driver::PipeCommand c;
+  c.opcode = static_cast<uint8_t>(TS_PKT_HDR_OPCODE_GET(packet.at(0)));
+  c.args.assign(packet.begin() + 1, packet.end());
+  return c;
+}
+
+}  // namespace
+
+// Catches, in the reference pipeline alone (what the scenes do not reach): control points not
+// read through a U16 index buffer, isoline factors taken from the inner fields, isoline
+// segments not counted or isolines rasterized, a culled patch (factor 0) not counted, factors
+// above 64 not clamped, and TRI_STRIP no longer refused. Viewport and cull at their reset
+// values (scale 1, offset 0, no cull), so a vertex's 12.4 x, y are its screen position.
+TEST(TessRefPipeline, IndexedQuadAndIsolinePatchesFromTheTfBuffer) {
+  using namespace tessera::driver;
+  constexpr uint32_t kColor = 0x10000, kDepth = 0x20000, kVb = 0x30000, kIb = 0x31000, kTf = 0x32000, kW = 32;
+  SparseMemory mem;
+  // Four corners of the square (8, 8)..(24, 24) in a scrambled order, each with its own colour;
+  // the index buffer puts them back as P00 (8, 24), P10 (24, 24), P11 (24, 8), P01 (8, 8).
+  const int16_t xy[4][2] = {{24, 8}, {8, 24}, {8, 8}, {24, 24}};
+  for (uint32_t k = 0; k < 4; ++k) {
+    Vertex v;
+    v.x = static_cast<int16_t>(xy[k][0] * 16);
+    v.y = static_cast<int16_t>(xy[k][1] * 16);
+    v.z = 0x100;
+    v.r = 200;
+    v.g = static_cast<uint8_t>(40 * k);
+    v.b = 10;
+    v.a = 255;
+    const auto dw = pack_vertex(v);
+    for (unsigned i = 0; i < 4; ++i) mem.write32(kVb + 16 * k + 4 * i, dw[i]);
+  }
+  // Quad patch 0: indices 1 3 0 2. Isoline patches 1..3 after it (positions 4..9): any vertices.
+  const uint16_t idx[10] = {1, 3, 0, 2, 0, 1, 2, 3, 1, 2};
+  for (uint32_t k = 0; k < 10; ++k) mem.write16(kIb + 2 * k, idx[k]);
+  auto tf = [&](uint32_t addr, tessera::layout::TfRecord r) {
+    const auto w = r.pack();
+    for (unsigned i = 0; i < 4; ++i) mem.write32(addr + 4 * i, w[i]);
+  };
+  tf(kTf, {.inner0 = 200, .inner1 = 3});  // 200 counts as 64: 2 * 64 * 3 triangles
+  tf(kTf + 0x100, {.inner0 = 9, .inner1 = 9, .outer0 = 2, .outer1 = 3});
+  tf(kTf + 0x110, {.inner0 = 9, .inner1 = 9, .outer0 = 5, .outer1 = 1});
+  tf(kTf + 0x120, {.outer0 = 0, .outer1 = 4});  // culled
+
+  RefFrameRenderer r;
+  RenderPassPacket rp;
+  rp.color_addr = kColor;
+  rp.depth_addr = kDepth;
+  rp.width = rp.height = kW;
+  rp.color_load = rp.depth_load = LoadOp::Clear;
+  rp.color_store = StoreOp::Store;
+  rp.clear_color = kClear;
+  rp.clear_depth = 0xFFFFFF;
+  r.execute(command(pkt::renderpass_begin(rp)), mem);
+  r.execute(command(pkt::draw({Topology::PatchQuad, IndexType::U16, 4, kVb, kIb, kTf})), mem);
+  r.execute(command(pkt::draw({Topology::PatchIsoline, IndexType::U16, 6, kVb, kIb + 8, kTf + 0x100})), mem);
+  EXPECT_THROW(r.execute(command(pkt::draw({Topology::TriStrip, IndexType::None, 3, kVb, 0, 0})), mem), DriverError);
+  r.execute(command(pkt::renderpass_end()), mem);
+
+  ASSERT_TRUE(r.tess_counters());
+  EXPECT_EQ(r.tess_counters()->patches, 4u);
+  EXPECT_EQ(r.tess_counters()->triangles, 2u * 64 * 3);
+  EXPECT_EQ(r.tess_counters()->isoline_segments, 2u * 3 + 5 * 1);
+  EXPECT_EQ(r.triangles_rendered(), 2u * 64 * 3);
+  auto px = [&](uint32_t x, uint32_t y) { return mem.read32(kColor + (y * kW + x) * 4); };
+  EXPECT_EQ(px(4, 4), kClear);
+  EXPECT_EQ(px(28, 16), kClear);
+  // Inside the square the control points' colours are interpolated: R 200 and B 10
+  // everywhere; G bilinear between P00 40, P10 120, P11 0, P01 80 (vertex k has G = 40 k), at
+  // the pixel centre (9.5, 9.5): u 0.094, v 0.906 -> 70.2; at (22.5, 22.5): u 0.906, v 0.094
+  // -> 102.7 (a wrong index read or a mirrored patch gives other values).
+  const uint32_t tl = px(9, 9), br = px(22, 22);
+  EXPECT_EQ(tl & 0xFF, 200u);
+  EXPECT_EQ((tl >> 16) & 0xFF, 10u);
+  EXPECT_NEAR(static_cast<int>((tl >> 8) & 0xFF), 70, 3);
+  EXPECT_NEAR(static_cast<int>((br >> 8) & 0xFF), 103, 3);
+}
