@@ -228,6 +228,9 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   FrameStats st;
   st.frame = frame;
   const auto t0 = std::chrono::steady_clock::now();
+  // The tessellation counters are read outside the frame's cycles (before cyc0 here, after
+  // every other counter at the end): their register reads clock the RTL GPU.
+  const std::optional<TessCounters> tess0 = read_tess();
   const uint64_t cyc0 = dev_->cycles();
   // Read with no cycle in between (read_slc() below clocks the GPU through register reads):
   // a slice's activity counts then add up to the frame's cycles exactly.
@@ -238,7 +241,6 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     dram0 = rtl_->sim().dram().stats();
     slc0 = read_slc();
   }
-  const std::optional<TessCounters> tess0 = read_tess();
   const std::size_t pipe0 = rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size();
   if (rtl_ && cfg_.record_slices) rtl_->sim().start_slice_recording();
 
@@ -382,12 +384,6 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
 
   st.cycles = dev_->cycles() - cyc0 - st.upload_cycles;
   const std::vector<SliceStats> slice1 = rtl_ ? rtl_->sim().slice_stats() : std::vector<SliceStats>{};
-  if (const std::optional<TessCounters> tess1 = read_tess(); tess0 && tess1) {
-    // the RTL's are wrapping 32-bit counters: the difference modulo 2^32
-    auto d = [&](uint64_t a, uint64_t b) -> uint64_t { return rtl_ ? static_cast<uint32_t>(b - a) : b - a; };
-    st.tess = TessCounters{d(tess0->patches, tess1->patches), d(tess0->triangles, tess1->triangles),
-                           d(tess0->isoline_segments, tess1->isoline_segments)};
-  }
   if (rtl_ && cfg_.record_slices) st.recording = rtl_->sim().slice_recording();
   if (rtl_) {
     const DramStats& d1 = rtl_->sim().dram().stats();
@@ -404,6 +400,12 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     s.deleted_dirty = s1.deleted_dirty - slc0.deleted_dirty;
     s.deleted_clean = s1.deleted_clean - slc0.deleted_clean;
     st.slc = s;
+  }
+  if (const std::optional<TessCounters> tess1 = read_tess(); tess0 && tess1) {
+    // the RTL's are wrapping 32-bit counters: the difference modulo 2^32
+    auto d = [&](uint64_t a, uint64_t b) -> uint64_t { return rtl_ ? static_cast<uint32_t>(b - a) : b - a; };
+    st.tess = TessCounters{d(tess0->patches, tess1->patches), d(tess0->triangles, tess1->triangles),
+                           d(tess0->isoline_segments, tess1->isoline_segments)};
   }
   if (rtl_) {
     for (std::size_t i = 0; i < slice1.size(); ++i) {
