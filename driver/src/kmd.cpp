@@ -661,4 +661,13 @@ SlcCounters Kmd::read_slc_counters() {
   return c;
 }
 
+TessCounters Kmd::read_tess_counters() {
+  auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_.read_reg(TS_GEOM_BASE_ADDR + off)); };
+  TessCounters c;
+  c.patches = r(TS_GEOM_TESS_PATCHES_OFFSET);
+  c.triangles = r(TS_GEOM_TESS_TRIANGLES_OFFSET);
+  c.isoline_segments = r(TS_GEOM_TESS_ISOLINE_SEGMENTS_OFFSET);
+  return c;
+}
+
 }  // namespace tessera::driver

@@ -42,6 +42,12 @@ void check_accepted(const sim::Scene& s) {
       fuzz_finding("pass '" + p.name + "' renders to unknown target '" + p.target + "'");
     for (const sim::DrawSpec& d : p.draws) {
       if (!s.meshes.count(d.mesh)) fuzz_finding("a draw of pass '" + p.name + "' names unknown mesh '" + d.mesh + "'");
+      else if (sim::is_patch_mesh(s.meshes.at(d.mesh).kind) != d.tess.has_value())
+        fuzz_finding("a draw of pass '" + p.name + "' has tess: without a patch mesh, or a patch mesh without tess:");
+      if (d.tess && d.tess->rule == sim::TessRule::Distance && (d.tess->min > d.tess->max || !(d.tess->near < d.tess->far)))
+        fuzz_finding("a draw of pass '" + p.name + "' has a distance rule with min > max or far <= near");
+      if (d.tess && (d.tess->factor > 255 || d.tess->max > 255))
+        fuzz_finding("a draw of pass '" + p.name + "' has a factor above 255");
       if (d.texture) {
         const bool known = d.texture_is_target ? s.targets.count(*d.texture) != 0 : s.textures.count(*d.texture) != 0;
         if (!known) fuzz_finding("a draw of pass '" + p.name + "' names unknown texture '" + *d.texture + "'");
@@ -63,6 +69,8 @@ std::optional<sim::LoadedScene> generated_only(const sim::Scene& s) {
       case sim::MeshKind::File: return std::nullopt;
       case sim::MeshKind::Cube: triangles += 12; break;
       case sim::MeshKind::Grid: triangles += 2ull * m.divisions * m.divisions; break;
+      case sim::MeshKind::PatchGrid: triangles += 1ull * m.divisions * m.divisions; break;  // patches
+      case sim::MeshKind::PatchTris: triangles += 2ull * m.divisions * m.divisions; break;
       case sim::MeshKind::Sphere: triangles += 2ull * m.segments * m.rings; break;
       case sim::MeshKind::Torus: triangles += 2ull * m.segments * m.sides; break;
     }
@@ -76,6 +84,8 @@ std::optional<sim::LoadedScene> generated_only(const sim::Scene& s) {
     switch (m.kind) {
       case sim::MeshKind::Cube: ls.meshes[name] = sim::make_cube(m.size); break;
       case sim::MeshKind::Grid: ls.meshes[name] = sim::make_grid(m.size, m.divisions); break;
+      case sim::MeshKind::PatchGrid: ls.meshes[name] = sim::make_patch_grid(m.size, m.divisions); break;
+      case sim::MeshKind::PatchTris: ls.meshes[name] = sim::make_patch_tris(m.size, m.divisions); break;
       case sim::MeshKind::Sphere: ls.meshes[name] = sim::make_sphere(m.radius, m.segments, m.rings); break;
       case sim::MeshKind::Torus: ls.meshes[name] = sim::make_torus(m.major, m.minor, m.segments, m.sides); break;
       case sim::MeshKind::File: break;
@@ -92,7 +102,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const sim::Scene s = sim::parse_scene(text, "fuzz.yaml", "/nonexistent/fuzz-scene-dir");
     check_accepted(s);
     if (const std::optional<sim::LoadedScene> ls = generated_only(s)) {
-      for (uint32_t f = 0; f < s.frames && f < 4; ++f) (void)sim::plan_frame(*ls, f);
+      for (uint32_t f = 0; f < s.frames && f < 4; ++f) {
+        const sim::FramePlan plan = sim::plan_frame(*ls, f);
+        // A patch draw's factors come from its rule: one per patch sent, within min..max.
+        for (const sim::PassPlan& pp : plan.passes)
+          for (std::size_t k = 0; k < pp.draws.size(); ++k) {
+            const sim::ScreenDraw& d = pp.draws[k];
+            if (!d.patch) continue;
+            const sim::TessSpec& t = *pp.spec->draws[k].tess;
+            if (d.patch->factors.size() * d.patch->control_points != d.indices.size())
+              fuzz_finding("a patch draw's factors do not match its patches");
+            for (uint32_t x : d.patch->factors)
+              if (t.rule == sim::TessRule::Distance ? (x < t.min || x > t.max) : x != t.factor)
+                fuzz_finding("a patch factor outside its rule's range");
+          }
+      }
     }
   } catch (const sim::SceneError& e) {
     if (e.file() != "fuzz.yaml") fuzz_finding(std::string("SceneError names another file: ") + e.what());

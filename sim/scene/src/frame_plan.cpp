@@ -66,14 +66,16 @@ ClipStats FramePlan::stats() const {
   return s;
 }
 
-Mat4 view_matrix(const CameraSpec& cam, uint32_t frame) {
+Vec3 camera_eye(const CameraSpec& cam, uint32_t frame) {
   Vec3 eye = cam.position;
   if (cam.orbit) {
     const Mat4 r = rotate_axis(cam.orbit->axis, cam.orbit->start_deg + cam.orbit->deg_per_frame * frame);
     eye = cam.orbit->center + r.transform_point(cam.position - cam.orbit->center);
   }
-  return look_at(eye, cam.look_at, cam.up);
+  return eye;
 }
+
+Mat4 view_matrix(const CameraSpec& cam, uint32_t frame) { return look_at(camera_eye(cam, frame), cam.look_at, cam.up); }
 
 Mat4 projection_matrix(const CameraSpec& cam, uint32_t width, uint32_t height) {
   return perspective(cam.fov_y_deg, static_cast<double>(width) / height, cam.near, cam.far);
@@ -136,6 +138,34 @@ FramePlan plan_frame(const LoadedScene& ls, uint32_t frame) {
         if (fresh) out.vertices.push_back(to_screen(cv[i], pp.width, pp.height));
         return it->second;
       };
+      if (mesh.patch_size) {
+        // Patches: sent whole with their control points, or rejected whole (ClipStats).
+        PatchPlan patch;
+        patch.control_points = mesh.patch_size;
+        const Vec3 eye = camera_eye(cam, frame);
+        const unsigned ncp = mesh.patch_size;
+        for (std::size_t p = 0; p + ncp <= mesh.indices.size(); p += ncp) {
+          ++out.stats.patches_in;
+          bool inside = true;
+          Vec3 centre{};
+          for (unsigned c = 0; c < ncp; ++c) {
+            const uint32_t i = mesh.indices[p + c];
+            centre = centre + mesh.positions[i];
+            for (int plane = 0; plane < 6; ++plane) inside = inside && plane_dist(cv[i].pos, plane, gx, gy) >= 0;
+          }
+          if (!inside) {
+            ++out.stats.patches_rejected;
+            continue;
+          }
+          ++out.stats.patches_out;
+          const Vec3 world = model.transform_point(centre * (1.0 / ncp));
+          patch.factors.push_back(tess_factor(ds.tess.value_or(TessSpec{}), length(world - eye)));
+          for (unsigned c = 0; c < ncp; ++c) out.indices.push_back(emit_orig(mesh.indices[p + c]));
+        }
+        out.patch = std::move(patch);
+        pp.draws.push_back(std::move(out));
+        continue;
+      }
       for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
         const uint32_t ia = mesh.indices[t], ib = mesh.indices[t + 1], ic = mesh.indices[t + 2];
         ++out.stats.triangles_in;

@@ -186,6 +186,38 @@ Mesh make_grid(double size, unsigned divisions) {
   return m;
 }
 
+namespace {
+// make_grid's vertices, and per cell its corners a, b, c, d (see make_patch_grid).
+template <class Cell>
+Mesh plane(double size, unsigned divisions, Cell&& cell) {
+  Mesh m = make_grid(size, divisions);
+  m.indices.clear();
+  const unsigned n = divisions + 1;
+  for (unsigned j = 0; j < divisions; ++j)
+    for (unsigned i = 0; i < divisions; ++i) {
+      const uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
+      cell(m, a, b, c, d);
+    }
+  return m;
+}
+}  // namespace
+
+Mesh make_patch_grid(double size, unsigned divisions) {
+  Mesh m = plane(size, divisions, [](Mesh& p, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+    p.indices.insert(p.indices.end(), {c, d, b, a});
+  });
+  m.patch_size = 4;
+  return m;
+}
+
+Mesh make_patch_tris(double size, unsigned divisions) {
+  Mesh m = plane(size, divisions, [](Mesh& p, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+    p.indices.insert(p.indices.end(), {c, d, b, c, b, a});
+  });
+  m.patch_size = 3;
+  return m;
+}
+
 Mesh make_sphere(double radius, unsigned segments, unsigned rings) {
   Mesh m;
   for (unsigned r = 0; r <= rings; ++r) {

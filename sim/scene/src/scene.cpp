@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -50,6 +51,22 @@ std::size_t LoadedScene::triangles() const {
   for (const auto& p : scene.passes)
     for (const auto& d : p.draws) n += meshes.at(d.mesh).triangles();
   return n;
+}
+
+std::size_t LoadedScene::patches() const {
+  std::size_t n = 0;
+  for (const auto& p : scene.passes)
+    for (const auto& d : p.draws) n += meshes.at(d.mesh).patches();
+  return n;
+}
+
+uint32_t tess_factor(const TessSpec& t, double distance) {
+  if (t.rule == TessRule::Uniform) return t.factor;
+  if (distance <= t.near) return t.max;
+  if (distance >= t.far) return t.min;
+  const double f = static_cast<double>(t.max) +
+                   (static_cast<double>(t.min) - static_cast<double>(t.max)) * (distance - t.near) / (t.far - t.near);
+  return static_cast<uint32_t>(std::clamp(std::round(f), static_cast<double>(t.min), static_cast<double>(t.max)));
 }
 
 namespace {
@@ -226,16 +243,20 @@ class Reader {
       m.loc = loc(n["file"], join(path, "file"));
       return m;
     }
-    if (!n["generate"]) fail(n, path, "a mesh needs `file: NAME` or `generate: cube|grid|sphere|torus`");
+    if (!n["generate"])
+      fail(n, path, "a mesh needs `file: NAME` or `generate: cube|grid|sphere|torus|patch_grid|patch_tris`");
     m.kind = choice<MeshKind>(n["generate"], join(path, "generate"),
                               {{"cube", MeshKind::Cube}, {"grid", MeshKind::Grid}, {"plane", MeshKind::Grid},
-                               {"sphere", MeshKind::Sphere}, {"torus", MeshKind::Torus}});
+                               {"sphere", MeshKind::Sphere}, {"torus", MeshKind::Torus},
+                               {"patch_grid", MeshKind::PatchGrid}, {"patch_tris", MeshKind::PatchTris}});
     switch (m.kind) {
       case MeshKind::Cube:
         known_keys(n, path, {"generate", "size"});
         if (n["size"]) m.size = number(n["size"], join(path, "size"), 1e-6, 1e6);
         break;
       case MeshKind::Grid:
+      case MeshKind::PatchGrid:
+      case MeshKind::PatchTris:
         known_keys(n, path, {"generate", "size", "divisions"});
         if (n["size"]) m.size = number(n["size"], join(path, "size"), 1e-6, 1e6);
         if (n["divisions"]) m.divisions = integer(n["divisions"], join(path, "divisions"), 1, 256);
@@ -256,6 +277,30 @@ class Reader {
       case MeshKind::File: break;
     }
     return m;
+  }
+
+  // A draw's `tess:` (scene.hpp TessSpec): {factor: N} or {rule: distance, min, max, near, far}.
+  TessSpec tess(const YAML::Node& n, const std::string& path) const {
+    TessSpec t;
+    t.loc = loc(n, path);
+    require_map(n, path);
+    if (n["rule"] && string(n["rule"], join(path, "rule")) != "uniform") {
+      t.rule = choice<TessRule>(n["rule"], join(path, "rule"), {{"uniform", TessRule::Uniform}, {"distance", TessRule::Distance}});
+      known_keys(n, path, {"rule", "min", "max", "near", "far"});
+      for (const char* k : {"min", "max", "near", "far"})
+        if (!n[k]) fail(n, join(path, k), "missing (the distance rule needs min, max, near and far)");
+      t.min = integer(n["min"], join(path, "min"), 0, 255);
+      t.max = integer(n["max"], join(path, "max"), 0, 255);
+      if (t.min > t.max) fail(n["min"], join(path, "min"), fmt::format("min ({}) is greater than max ({})", t.min, t.max));
+      t.near = number(n["near"], join(path, "near"), 0, 1e6);
+      t.far = number(n["far"], join(path, "far"), 0, 1e6);
+      if (t.far <= t.near) fail(n["far"], join(path, "far"), fmt::format("far ({}) must be greater than near ({})", t.far, t.near));
+      return t;
+    }
+    known_keys(n, path, {"rule", "factor"});
+    if (!n["factor"]) fail(n, join(path, "factor"), "missing (`factor: N`, or `rule: distance` with min, max, near, far)");
+    t.factor = integer(n["factor"], join(path, "factor"), 0, 255);
+    return t;
   }
 
   TextureSpec texture(const YAML::Node& n, const std::string& path, const std::string& name) const {
@@ -428,7 +473,8 @@ Scene parse_checked(const std::string& text, const std::string& file_name, const
     for (std::size_t k = 0; k < ds.size(); ++k) {
       const YAML::Node d = ds[k];
       const std::string dp = fmt::format("{}.draws[{}]", path, k);
-      r.known_keys(d, dp, {"mesh", "texture", "color", "position", "rotation", "scale", "spin", "velocity", "cull", "lit"});
+      r.known_keys(d, dp,
+                   {"mesh", "texture", "color", "position", "rotation", "scale", "spin", "velocity", "cull", "lit", "tess"});
       DrawSpec draw;
       draw.loc = r.loc(d, dp);
       if (!d["mesh"]) r.fail(d, dp + ".mesh", "missing");
@@ -484,6 +530,19 @@ Scene parse_checked(const std::string& text, const std::string& file_name, const
       if (d["velocity"]) draw.velocity_per_frame = r.vec3(d["velocity"], dp + ".velocity");
       if (d["cull"]) draw.cull = r.choice<Cull>(d["cull"], dp + ".cull", culls);
       if (d["lit"]) draw.lit = r.boolean(d["lit"], dp + ".lit");
+      const bool patches = is_patch_mesh(s.meshes.at(draw.mesh).kind);
+      if (const YAML::Node t = d["tess"]) {
+        if (!patches)
+          r.fail(d["tess"], dp + ".tess",
+                 fmt::format("mesh '{}' is not a patch mesh (generate: patch_grid or patch_tris): it has nothing to tessellate",
+                             draw.mesh));
+        draw.tess = r.tess(t, dp + ".tess");
+      } else if (patches) {
+        r.fail(d, dp + ".tess",
+               fmt::format("missing: mesh '{}' is a patch mesh and its draw needs tessellation factors "
+                           "(`tess: {{factor: N}}` or `tess: {{rule: distance, min: A, max: B, near: N, far: F}}`)",
+                           draw.mesh));
+      }
       pass.draws.push_back(std::move(draw));
     }
     // A target whose first pass in the frame loads it (color or depth) reads what the previous
@@ -546,6 +605,8 @@ LoadedScene load_assets(Scene scene) {
         case MeshKind::File: out.meshes[name] = load_mesh_file(m.path); break;
         case MeshKind::Cube: out.meshes[name] = make_cube(m.size); break;
         case MeshKind::Grid: out.meshes[name] = make_grid(m.size, m.divisions); break;
+        case MeshKind::PatchGrid: out.meshes[name] = make_patch_grid(m.size, m.divisions); break;
+        case MeshKind::PatchTris: out.meshes[name] = make_patch_tris(m.size, m.divisions); break;
         case MeshKind::Sphere: out.meshes[name] = make_sphere(m.radius, m.segments, m.rings); break;
         case MeshKind::Torus: out.meshes[name] = make_torus(m.major, m.minor, m.segments, m.sides); break;
       }

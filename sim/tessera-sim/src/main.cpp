@@ -278,9 +278,21 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                        {"triangles_out", st.clip.triangles_out},
                        {"triangles_clipped", st.clip.clipped},
                        {"triangles_rejected", st.clip.rejected},
+                       {"patches_in", st.clip.patches_in},
+                       {"patches_out", st.clip.patches_out},
+                       {"patches_rejected", st.clip.patches_rejected},
                        {"vertices", st.vertices},
                        {"vertex_bytes", st.vertex_bytes},
-                       {"index_bytes", st.index_bytes}};
+                       {"index_bytes", st.index_bytes},
+                       {"tf_bytes", st.tf_bytes}};
+  // What the GPU's tessellators did (rtl: GEOM TESS_* registers; ref: the reference pipeline).
+  // thread_groups (issue 18) is not reported yet: it belongs to the HS throttle's statistics.
+  if (st.tess)
+    j["tessellation"] = json{{"patches", st.tess->patches},
+                             {"triangles_out", st.tess->triangles},
+                             {"isoline_segments", st.tess->isoline_segments}};
+  else
+    j["tessellation"] = json{{"patches", nullptr}, {"triangles_out", nullptr}, {"isoline_segments", nullptr}};
   j["commands"] = json{{"command_dwords", st.command_dwords}, {"pipe_commands", st.pipe_commands}};
   j["upload"] = json{{"bytes", st.upload_bytes}, {"cycles", st.upload_cycles}, {"wall_seconds", st.upload_seconds}};
   json slices = json::array();
@@ -411,6 +423,14 @@ void add(FrameStats& s, const FrameStats& f) {
   s.vertices += f.vertices;
   s.vertex_bytes += f.vertex_bytes;
   s.index_bytes += f.index_bytes;
+  s.tf_bytes += f.tf_bytes;
+  if (f.tess) {
+    TessCounters t = s.tess.value_or(TessCounters{});
+    t.patches += f.tess->patches;
+    t.triangles += f.tess->triangles;
+    t.isoline_segments += f.tess->isoline_segments;
+    s.tess = t;
+  }
   s.command_dwords += f.command_dwords;
   s.upload_bytes += f.upload_bytes;
   s.upload_cycles += f.upload_cycles;
@@ -691,7 +711,8 @@ int cmd_run(RunArgs a) {
   j["tool"] = "tessera-sim";
   j["stats_version"] = 1;
   j["scene"] = json{{"file", scene_path}, {"name", s.name}, {"width", s.width}, {"height", s.height},
-                    {"passes", s.passes.size()}, {"triangles_per_frame", ls.triangles()}};
+                    {"passes", s.passes.size()}, {"triangles_per_frame", ls.triangles()},
+                    {"patches_per_frame", ls.patches()}};
   j["run"] = json{{"backend", a.backend},
                   {"frames", s.frames},
                   {"slices", a.slices},
@@ -759,6 +780,12 @@ int cmd_run(RunArgs a) {
   };
   for (std::size_t i = 0; i < frames.size(); ++i) row(std::to_string(frames[i].frame), frames[i], fj[i]);
   row("total", total, j["total"]);
+  if (total.tess && total.tess->patches)
+    std::printf("\ntessellation: %s patches -> %s triangles, %s isoline segments per frame (the tris column counts "
+                "triangle-list triangles only)\n",
+                si(static_cast<double>(total.tess->patches) / s.frames).c_str(),
+                si(static_cast<double>(total.tess->triangles) / s.frames).c_str(),
+                si(static_cast<double>(total.tess->isoline_segments) / s.frames).c_str());
   if (!total.slices.empty()) {
     // Where each slice's cycles went, as shares of the run's frame cycles.
     std::printf("\n%6s", "slice");

@@ -7,7 +7,9 @@
 
 #include "tessera/driver/error.hpp"
 #include "tessera/sim/ref_render.hpp"
+#include "tessera/sim/tessellator.hpp"
 #include "tessera/sim/vertex.hpp"
+#include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 
 namespace tessera::sim {
@@ -104,9 +106,10 @@ void RefFrameRenderer::execute(const driver::PipeCommand& cmd, SparseMemory& mem
 void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
   if (!pass_renderer_) throw driver::DriverError("reference pipeline: DRAW outside a render pass");
   const uint32_t topo = TS_PKT_DRAW_TOPOLOGY_GET(cmd.args.at(TS_PKT_DRAW_TOPOLOGY_DW));
-  if (topo != TS_TOPOLOGY_TRI_LIST)
-    throw driver::DriverError(
-        fmt::format("reference pipeline: DRAW topology {} is not modelled (triangle lists only)", topo));
+  const bool patch = topo == TS_TOPOLOGY_PATCH_QUAD || topo == TS_TOPOLOGY_PATCH_TRI || topo == TS_TOPOLOGY_PATCH_ISOLINE;
+  if (topo != TS_TOPOLOGY_TRI_LIST && !patch)
+    throw driver::DriverError(fmt::format(
+        "reference pipeline: DRAW topology {} is not modelled (triangle lists and patches only)", topo));
   const uint32_t itype = TS_PKT_DRAW_INDEX_TYPE_GET(cmd.args.at(TS_PKT_DRAW_INDEX_TYPE_DW));
   const uint32_t count = TS_PKT_DRAW_COUNT_GET(cmd.args.at(TS_PKT_DRAW_COUNT_DW));
   const uint32_t vaddr = TS_PKT_DRAW_VERTEX_ADDR_GET(cmd.args.at(TS_PKT_DRAW_VERTEX_ADDR_DW));
@@ -114,26 +117,93 @@ void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
   const uint32_t sx = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET), sy = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_Y_OFFSET);
   const uint32_t ox = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_X_OFFSET), oy = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_Y_OFFSET);
   const uint32_t cull = reg(TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSET);
+  // Index position k -> the screen-space vertex (the geometry slice's VS: fetch, viewport).
+  auto vertex = [&](uint32_t k) {
+    uint32_t idx = k;  // non-indexed
+    if (itype == TS_INDEX_TYPE_U16) idx = mem.read16(iaddr + k * 2);
+    if (itype == TS_INDEX_TYPE_U32) idx = mem.read32(iaddr + k * 4);
+    const uint32_t va = vaddr + idx * kVertexBytes;
+    const std::array<uint32_t, kVertexDwords> dw{mem.read32(va), mem.read32(va + 4), mem.read32(va + 8), mem.read32(va + 12)};
+    const Vertex v = unpack_vertex(dw);
+    raster::Vertex o;
+    o.x = viewport(v.x, sx, ox);
+    o.y = viewport(v.y, sy, oy);
+    o.z = v.z;
+    o.rgba = dw[2];
+    o.u = v.u;
+    o.v = v.v;
+    return o;
+  };
+  if (patch) {
+    draw_patches(cmd, mem, topo, count, vertex, cull);
+    return;
+  }
   for (uint32_t k = 0; k + 2 < count; k += 3) {
     raster::Triangle t;
     t.prim_id = k / 3;
-    for (unsigned i = 0; i < 3; ++i) {
-      uint32_t idx = k + i;  // non-indexed
-      if (itype == TS_INDEX_TYPE_U16) idx = mem.read16(iaddr + (k + i) * 2);
-      if (itype == TS_INDEX_TYPE_U32) idx = mem.read32(iaddr + (k + i) * 4);
-      const uint32_t va = vaddr + idx * kVertexBytes;
-      const std::array<uint32_t, kVertexDwords> dw{mem.read32(va), mem.read32(va + 4), mem.read32(va + 8), mem.read32(va + 12)};
-      const Vertex v = unpack_vertex(dw);
-      t.v[i].x = viewport(v.x, sx, ox);
-      t.v[i].y = viewport(v.y, sy, oy);
-      t.v[i].z = v.z;
-      t.v[i].rgba = dw[2];
-      t.v[i].u = v.u;
-      t.v[i].v = v.v;
-    }
+    for (unsigned i = 0; i < 3; ++i) t.v[i] = vertex(k + i);
     if (culled(t, cull, width_, height_)) continue;
     pass_renderer_->triangle(t);
     ++tris_;
+  }
+}
+
+// A patch DRAW (docs/tessellation.md "Patch draws"): patch p's ncp control points are the
+// vertices at index positions p*ncp .. p*ncp+ncp-1, its factors the TF record at tf_addr + 16*p;
+// tessellate() turns them into triangles (patch order, then tessellator order) that take the
+// list triangles' way: cull, then the raster reference. Isolines are counted, not drawn.
+void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory& mem, uint32_t topo, uint32_t count,
+                                    const std::function<raster::Vertex(uint32_t)>& vertex, uint32_t cull) {
+  const uint32_t tf_addr = TS_PKT_DRAW_TF_ADDR_GET(cmd.args.at(TS_PKT_DRAW_TF_ADDR_DW));
+  const PatchKind kind =
+      topo == TS_TOPOLOGY_PATCH_QUAD ? PatchKind::Quad : (topo == TS_TOPOLOGY_PATCH_TRI ? PatchKind::Tri : PatchKind::Isoline);
+  const uint32_t ncp = kind == PatchKind::Quad ? 4 : (kind == PatchKind::Tri ? 3 : 2);
+  using layout::TfRecord;
+  uint32_t prim = 0;
+  for (uint32_t p = 0; p < count / ncp; ++p) {
+    std::array<uint32_t, TfRecord::kWords> w{};
+    for (unsigned i = 0; i < TfRecord::kWords; ++i) w[i] = mem.read32(tf_addr + 16 * p + 4 * i);
+    const TfRecord rec = TfRecord::unpack(w.data());
+    PatchFactors f{kind, rec.inner0, rec.inner1};
+    if (kind == PatchKind::Tri) f.f2 = 0;
+    if (kind == PatchKind::Isoline) {
+      f.f1 = rec.outer0;
+      f.f2 = rec.outer1;
+    }
+    std::vector<TessVertex> cps(ncp);
+    for (uint32_t c = 0; c < ncp; ++c) {
+      const raster::Vertex v = vertex(p * ncp + c);
+      TessVertex& t = cps[c];
+      t.x = v.x;
+      t.y = v.y;
+      t.z = v.z;
+      t.r = static_cast<uint8_t>(v.rgba);
+      t.g = static_cast<uint8_t>(v.rgba >> 8);
+      t.b = static_cast<uint8_t>(v.rgba >> 16);
+      t.a = static_cast<uint8_t>(v.rgba >> 24);
+      t.u = v.u;
+      t.v = v.v;
+    }
+    const TessResult r = tessellate(kind, cps, f);
+    ++tess_.patches;
+    tess_.triangles += r.triangles.size();
+    tess_.isoline_segments += r.isoline_segments;
+    for (const TessTriangle& tt : r.triangles) {
+      raster::Triangle t;
+      t.prim_id = prim++;
+      for (unsigned i = 0; i < 3; ++i) {
+        const TessVertex& s = tt[i];
+        t.v[i].x = s.x;
+        t.v[i].y = s.y;
+        t.v[i].z = s.z;
+        t.v[i].rgba = uint32_t{s.r} | uint32_t{s.g} << 8 | uint32_t{s.b} << 16 | uint32_t{s.a} << 24;
+        t.v[i].u = s.u;
+        t.v[i].v = s.v;
+      }
+      if (culled(t, cull, width_, height_)) continue;
+      pass_renderer_->triangle(t);
+      ++tris_;
+    }
   }
 }
 

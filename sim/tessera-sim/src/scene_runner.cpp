@@ -9,6 +9,7 @@
 #include "tessera/driver/pipeline_state.hpp"
 #include "tessera/driver/vertex.hpp"
 #include "tessera/sim/rtl_device.hpp"
+#include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 #include "tessera/sim/vertex.hpp"
 
@@ -46,6 +47,36 @@ DepthCompare depth_compare(DepthFunc f) {
   return DepthCompare::Always;
 }
 
+// A patch draw's TF buffer (docs/tessera-sim.md "Tessellation"): one 16-byte record per patch.
+// Quad patches: both inside factors and the four outer factors are the patch's factor;
+// triangle patches: inner0 and the three outer factors. (The uniform tessellator reads the
+// inside factors only; the outer ones are written for a reader that adapts edges.)
+std::vector<uint8_t> tf_buffer(const PatchPlan& p) {
+  std::vector<uint8_t> out;
+  out.reserve(p.factors.size() * 16);
+  for (uint32_t f : p.factors) {
+    layout::TfRecord r;
+    const auto v = static_cast<uint8_t>(f);
+    r.inner0 = v;
+    r.outer0 = r.outer1 = r.outer2 = v;
+    if (p.control_points == 4) r.inner1 = r.outer3 = v;
+    for (uint32_t w : r.pack())
+      for (unsigned b = 0; b < 4; ++b) out.push_back(static_cast<uint8_t>(w >> (8 * b)));
+  }
+  static_assert(layout::TfRecord::kWords * 4 == 16);
+  return out;
+}
+
+// Triangles the tessellator makes of the draw's patches (for the progress estimate).
+uint64_t patch_triangles(const PatchPlan& p) {
+  uint64_t n = 0;
+  for (uint32_t f : p.factors) {
+    const uint64_t k = std::min<uint32_t>(f, 64);
+    n += p.control_points == 4 ? 2 * k * k : k * k;
+  }
+  return n;
+}
+
 }  // namespace
 
 void check_scene_memory(const LoadedScene& ls, uint64_t memory_bytes) {
@@ -73,7 +104,8 @@ void check_scene_memory(const LoadedScene& ls, uint64_t memory_bytes) {
   for (const PassPlan& pp : plan.passes)
     for (std::size_t k = 0; k < pp.draws.size(); ++k) {
       const ScreenDraw& d = pp.draws[k];
-      uses.push_back({d.vertices.size() * kVertexBytes + index_buffer_bytes(d.indices.size(), d.vertices.size()),
+      uses.push_back({d.vertices.size() * kVertexBytes + index_buffer_bytes(d.indices.size(), d.vertices.size()) +
+                          (d.patch ? 16 * d.patch->factors.size() : 0),
                       fmt::format("draw {} ({})", d.label, at(pp.spec->draws[k].loc))});
     }
   uint64_t need = 0;
@@ -180,6 +212,12 @@ void SceneRunner::close() {
 
 SlcCounters SceneRunner::read_slc() { return kmd_->read_slc_counters(); }
 
+std::optional<TessCounters> SceneRunner::read_tess() {
+  if (rtl_) return kmd_->read_tess_counters();  // the GEOM TESS_* registers
+  if (renderer_) return renderer_->tess_counters();
+  return std::nullopt;  // the reference backend without a pipeline model draws nothing
+}
+
 std::vector<driver::PipeCommand> SceneRunner::pipe_log() const {
   if (ref_) return ref_->pipe_log();
   if (rtl_) return rtl_->pipe_log();
@@ -190,6 +228,9 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   FrameStats st;
   st.frame = frame;
   const auto t0 = std::chrono::steady_clock::now();
+  // The tessellation counters are read outside the frame's cycles (before cyc0 here, after
+  // every other counter at the end): their register reads clock the RTL GPU.
+  const std::optional<TessCounters> tess0 = read_tess();
   const uint64_t cyc0 = dev_->cycles();
   // Read with no cycle in between (read_slc() below clocks the GPU through register reads):
   // a slice's activity counts then add up to the frame's cycles exactly.
@@ -264,19 +305,31 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       const std::vector<uint8_t> vb = pack_vertices(d.vertices);
       IndexBuffer ib = pack_indices(d.indices, d.vertices.size());
       gd.index_type = ib.type;
+      const std::vector<uint8_t> tf = d.patch ? tf_buffer(*d.patch) : std::vector<uint8_t>{};
       try {
         gd.vertex_addr = kmd_->allocate(static_cast<uint32_t>(vb.size()), 64);
         allocs.push_back(gd.vertex_addr);
         gd.index_addr = kmd_->allocate(static_cast<uint32_t>(ib.bytes.size()), 64);
         allocs.push_back(gd.index_addr);
+        if (d.patch) {
+          gd.tf_addr = kmd_->allocate(static_cast<uint32_t>(tf.size()), 64);
+          allocs.push_back(gd.tf_addr);
+        }
       } catch (const DriverError& e) {
         for (uint32_t a : allocs) kmd_->free(a);
-        throw DriverError(fmt::format("{}:{}:{}: frame {}: draw {}: {} bytes of vertices and indices do not fit: {}",
+        throw DriverError(fmt::format("{}:{}:{}: frame {}: draw {}: {} bytes of vertices, indices and tessellation factors "
+                                      "do not fit: {}",
                                       scene_.scene.file, d.loc.line, d.loc.column, frame, d.label,
-                                      vb.size() + ib.bytes.size(), e.what()));
+                                      vb.size() + ib.bytes.size() + tf.size(), e.what()));
       }
       upload(gd.vertex_addr, vb, st.upload_bytes, st.upload_cycles, st.upload_seconds);
       upload(gd.index_addr, ib.bytes, st.upload_bytes, st.upload_cycles, st.upload_seconds);
+      if (d.patch) {
+        upload(gd.tf_addr, tf, st.upload_bytes, st.upload_cycles, st.upload_seconds);
+        gd.topology = d.patch->control_points == 4 ? Topology::PatchQuad : Topology::PatchTri;
+        gd.factors = d.patch->factors;
+        st.tf_bytes += tf.size();
+      }
       st.vertices += d.vertices.size();
       st.vertex_bytes += vb.size();
       st.index_bytes += ib.bytes.size();
@@ -293,7 +346,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       state.cull = gd.cull;
       state.texture = gd.texture;
       cb.set_state(state);  // writes only what changed since the last draw
-      cb.draw(DrawDesc{Topology::TriList, gd.index_type, gd.index_count, gd.vertex_addr, gd.index_addr, 0});
+      cb.draw(DrawDesc{gd.topology, gd.index_type, gd.index_count, gd.vertex_addr, gd.index_addr, gd.tf_addr});
       ++st.draws;
       gp.draws.push_back(gd);
     }
@@ -312,8 +365,8 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   if (rtl_ && cfg_.progress) {
     FrameProgress fp;
     fp.frame = frame;
-    for (const GpuPass& gp : passes)
-      for (const GpuDraw& gd : gp.draws) fp.prims_total += gd.index_count / 3;
+    for (const PassPlan& pp : plan.passes)
+      for (const ScreenDraw& d : pp.draws) fp.prims_total += d.patch ? patch_triangles(*d.patch) : d.indices.size() / 3;
     GpuSim& g = rtl_->sim();
     const uint64_t sub_cycle = g.cycle(), prims0 = g.geometry_prims_finished();
     g.on_progress(
@@ -347,6 +400,12 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     s.deleted_dirty = s1.deleted_dirty - slc0.deleted_dirty;
     s.deleted_clean = s1.deleted_clean - slc0.deleted_clean;
     st.slc = s;
+  }
+  if (const std::optional<TessCounters> tess1 = read_tess(); tess0 && tess1) {
+    // the RTL's are wrapping 32-bit counters: the difference modulo 2^32
+    auto d = [&](uint64_t a, uint64_t b) -> uint64_t { return rtl_ ? static_cast<uint32_t>(b - a) : b - a; };
+    st.tess = TessCounters{d(tess0->patches, tess1->patches), d(tess0->triangles, tess1->triangles),
+                           d(tess0->isoline_segments, tess1->isoline_segments)};
   }
   if (rtl_) {
     for (std::size_t i = 0; i < slice1.size(); ++i) {

@@ -99,6 +99,14 @@ struct SlcCounters {
            deleted_clean = 0;
 };
 
+// The geometry slices' tessellation counters (spec/registers/geom.yaml TESS_*): patches the
+// tessellators took, triangles they produced (before culling), isoline segments. Wrapping 32-bit
+// values like SlcCounters.
+struct TessCounters {
+  uint64_t patches = 0, triangles = 0, isoline_segments = 0;
+  bool operator==(const TessCounters&) const = default;
+};
+
 class Kmd {
  public:
   static constexpr unsigned kHwDsids = 1u << TS_PKT_DSID_SET_DSID_WIDTH;  // 64, 0 = default
@@ -157,6 +165,8 @@ class Kmd {
   // Reads the SLC's counters, one register at a time in SlcCounters' order (on the RTL each
   // read takes clock cycles).
   SlcCounters read_slc_counters();
+  // Reads the GEOM block's tessellation counters, in TessCounters' order.
+  TessCounters read_tess_counters();
   // Per queue; a queue that does not exist (or any before init) is a DriverError naming it and
   // the valid range.
   uint32_t ring_addr(unsigned q) const { return queue_at(q, "ring_addr").ring_addr; }

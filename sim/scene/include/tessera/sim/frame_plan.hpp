@@ -44,20 +44,36 @@ struct ClipStats {
   uint64_t triangles_out = 0;  // triangles sent to the GPU (after clipping, fans included)
   uint64_t clipped = 0;        // triangles that crossed a clip plane and were cut
   uint64_t rejected = 0;       // triangles wholly outside (behind the camera, beyond far, outside the guard band)
+  // Patch meshes: the host cannot clip a patch (the GPU tessellates it in screen space), so a
+  // patch is sent only when every control point is inside the clip volume (near, far, guard
+  // band); any other patch is rejected whole.
+  uint64_t patches_in = 0, patches_out = 0, patches_rejected = 0;
   ClipStats& operator+=(const ClipStats& o) {
     triangles_in += o.triangles_in;
     triangles_out += o.triangles_out;
     clipped += o.clipped;
     rejected += o.rejected;
+    patches_in += o.patches_in;
+    patches_out += o.patches_out;
+    patches_rejected += o.patches_rejected;
     return *this;
   }
+};
+
+// A patch draw's patches as sent: `indices` holds control_points indices per patch, and
+// factors[p] is patch p's tessellation factor for this frame (TessSpec, from the patch centre's
+// distance to the eye); the runner writes them to the draw's TF buffer.
+struct PatchPlan {
+  unsigned control_points = 4;    // 4: quad patches, 3: triangle patches
+  std::vector<uint32_t> factors;  // one per patch sent, 0..255
 };
 
 struct ScreenDraw {
   std::string label;  // "pass.draws[k] (mesh)"
   SourceLoc loc;      // the draw in the scene file
   std::vector<Vertex> vertices;
-  std::vector<uint32_t> indices;  // triangle list into vertices
+  std::vector<uint32_t> indices;  // triangle list into vertices (patch list when `patch` is set)
+  std::optional<PatchPlan> patch;  // a patch draw
   std::optional<std::string> texture;  // a texture or intermediate target name
   bool texture_is_target = false;
   Cull cull = Cull::Back;
@@ -78,6 +94,8 @@ struct FramePlan {
 
 // The camera of a pass in a frame (orbit applied) and its matrices.
 Mat4 view_matrix(const CameraSpec& cam, uint32_t frame);
+// The camera's position in world space in a frame (orbit applied).
+Vec3 camera_eye(const CameraSpec& cam, uint32_t frame);
 Mat4 projection_matrix(const CameraSpec& cam, uint32_t width, uint32_t height);
 Mat4 model_matrix(const DrawSpec& d, uint32_t frame);
 

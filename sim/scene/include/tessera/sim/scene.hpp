@@ -42,7 +42,9 @@ struct SourceLoc {
 inline constexpr uint32_t kMaxTargetSize = 2048;  // ARCHITECTURE.md 3
 inline constexpr const char* kScreenTarget = "screen";
 
-enum class MeshKind { File, Cube, Grid, Sphere, Torus };
+enum class MeshKind { File, Cube, Grid, Sphere, Torus, PatchGrid, PatchTris };
+// The generated patch meshes (drawn with a patch topology, tessellated on the GPU).
+inline bool is_patch_mesh(MeshKind k) { return k == MeshKind::PatchGrid || k == MeshKind::PatchTris; }
 struct MeshSpec {
   std::string name;
   MeshKind kind = MeshKind::File;
@@ -93,6 +95,25 @@ enum class LoadAction { Clear, Load, DontCare };
 enum class DepthFunc { Never, Less, LEqual, Always };
 enum class Cull { None, Back, Front };
 
+// The tessellation factors of a patch draw's patches (docs/tessera-sim.md "Tessellation"),
+// computed per frame and patch by the host and written to the draw's TF buffer.
+//   uniform:  every patch gets `factor`.
+//   distance: d = distance from the camera's eye to the patch centre (the mean of its control
+//             points) in world space; factor = max for d <= near, min for d >= far, in between
+//             round(max + (min - max) * (d - near) / (far - near)) (halves away from zero).
+// Factors are 0..255 as the TF record holds them; the GPU counts a factor above 64 as 64, and a
+// factor of 0 culls the patch.
+enum class TessRule { Uniform, Distance };
+struct TessSpec {
+  TessRule rule = TessRule::Uniform;
+  uint32_t factor = 1;               // uniform
+  uint32_t min = 1, max = 1;         // distance
+  double near = 0, far = 1;          // distance, world units
+  SourceLoc loc;
+};
+// The factor of a patch whose centre is `distance` from the eye.
+uint32_t tess_factor(const TessSpec& t, double distance);
+
 struct DrawSpec {
   std::string mesh;                     // key into Scene::meshes
   std::optional<std::string> texture;   // key into Scene::textures or Scene::targets
@@ -105,6 +126,7 @@ struct DrawSpec {
   Vec3 velocity_per_frame{0, 0, 0};     // added to position each frame
   std::optional<Cull> cull;             // default: the pass's
   bool lit = true;                      // with the scene's light, if it has one
+  std::optional<TessSpec> tess;         // patch meshes only (and required for them)
   SourceLoc loc;
 };
 
@@ -152,7 +174,8 @@ struct LoadedScene {
   Scene scene;
   std::map<std::string, Mesh> meshes;
   std::map<std::string, Texture> textures;
-  std::size_t triangles() const;  // per frame, over every draw of every pass
+  std::size_t triangles() const;  // per frame, over every triangle-list draw of every pass
+  std::size_t patches() const;    // per frame, over every patch draw of every pass (before tessellation)
 };
 // Loads every mesh and texture. Throws SceneError naming the field that named the file.
 LoadedScene load_assets(Scene scene);

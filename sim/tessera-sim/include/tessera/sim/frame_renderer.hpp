@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tessera/driver/device.hpp"
+#include "tessera/driver/kmd.hpp"
 #include "tessera/driver/packets.hpp"
 #include "tessera/driver/pipeline_state.hpp"
 #include "tessera/sim/ref_device.hpp"
@@ -23,11 +24,14 @@
 namespace tessera::sim {
 
 struct GpuDraw {
+  driver::Topology topology = driver::Topology::TriList;
   driver::IndexType index_type = driver::IndexType::U16;
   uint32_t index_count = 0;
   uint32_t vertex_addr = 0;
   uint32_t index_addr = 0;
   uint32_t vertex_count = 0;
+  uint32_t tf_addr = 0;       // patch draws: the TF buffer (16 bytes per patch)
+  std::vector<uint32_t> factors;  // patch draws: each patch's factor as written to the TF buffer
   driver::CullState cull;
   std::optional<driver::TextureBinding> texture;
 };
@@ -50,6 +54,9 @@ struct GpuPass {
 class FrameRenderer : public PipelineModel {
  public:
   virtual std::string_view name() const = 0;
+  // The tessellation counters summed over everything rendered so far (as the GEOM TESS_*
+  // registers count them), if the renderer models tessellation.
+  virtual std::optional<driver::TessCounters> tess_counters() const { return std::nullopt; }
 };
 
 }  // namespace tessera::sim

@@ -8,7 +8,10 @@
 // (docs/geometry.md): fetches the indexed vertices from GPU memory, applies the viewport
 // (x_s = sat20(((x * VP_SCALE_X) >>> 16) + VP_OFFSET_X), likewise y), culls zero-area,
 // back/front-facing (CULL) and off-screen triangles, then hands the survivors to the raster
-// reference in API order. One RefRenderer with one slice: the union of the slices' images is
+// reference in API order. A patch DRAW (PATCH_QUAD/TRI/ISOLINE) reads each patch's control
+// points the same way and its factors from the TF buffer, and hands the reference tessellator's
+// triangles (sim/tess, tessellate()) to the same cull and raster (docs/tessellation.md "Patch
+// draws"), counting patches, tessellated triangles and isoline segments. One RefRenderer with one slice: the union of the slices' images is
 // the single-slice image (docs/raster.md).
 //
 // Because it renders while the command stream executes, everything that happens between two
@@ -18,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string_view>
@@ -28,6 +32,7 @@ namespace tessera::sim {
 
 namespace raster {
 class RefRenderer;
+struct Vertex;
 }
 
 class RefFrameRenderer final : public FrameRenderer {
@@ -43,15 +48,21 @@ class RefFrameRenderer final : public FrameRenderer {
   uint64_t quads() const { return quads_; }
   uint64_t fragments() const { return frags_; }
   uint64_t fragments_passed() const { return pass_; }
+  // Patches of patch DRAWs (including culled and isoline ones), triangles the tessellator made
+  // (before culling), isoline segments: what the GEOM TESS_* registers count on the RTL.
+  std::optional<driver::TessCounters> tess_counters() const override { return tess_; }
 
  private:
   void draw(const driver::PipeCommand& cmd, SparseMemory& memory);
+  void draw_patches(const driver::PipeCommand& cmd, SparseMemory& memory, uint32_t topology, uint32_t count,
+                    const std::function<raster::Vertex(uint32_t)>& vertex, uint32_t cull);
   uint32_t reg(uint32_t addr) const;
 
   std::map<uint32_t, uint32_t> regs_;  // host-port address -> last value SET_REGS wrote
   std::unique_ptr<raster::RefRenderer> pass_renderer_;  // the open render pass, if any
   uint32_t width_ = 0, height_ = 0;
   uint64_t tris_ = 0, quads_ = 0, frags_ = 0, pass_ = 0;
+  driver::TessCounters tess_;
 };
 
 }  // namespace tessera::sim

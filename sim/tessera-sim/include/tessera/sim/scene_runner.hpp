@@ -2,7 +2,8 @@
 // Kmd) on a driver::Device, with the per-frame statistics (docs/tessera-sim.md).
 //
 // Per frame: plan_frame() transforms the scene on the host; the runner uploads the frame's
-// screen-space vertex and index buffers, records one command buffer -- per pass DSID_SET of
+// screen-space vertex and index buffers (and, per patch draw, a TF buffer of the patches'
+// tessellation factors, docs/tessera-sim.md "Tessellation"), records one command buffer -- per pass DSID_SET of
 // the target's resource group, RENDERPASS_BEGIN, SET_REGS state, DRAWs, RENDERPASS_END, then
 // DSID_DELETE of every intermediate target the pass used last -- and FRAME_END, submits it to
 // queue 0, waits for its fence and reads the counters.
@@ -108,6 +109,7 @@ struct PassFrameStats {
 };
 
 using driver::SlcCounters;
+using driver::TessCounters;
 
 struct FrameStats {
   uint32_t frame = 0;
@@ -118,6 +120,10 @@ struct FrameStats {
   uint32_t passes = 0, draws = 0, dsid_deletes = 0;
   ClipStats clip;
   uint64_t vertices = 0, vertex_bytes = 0, index_bytes = 0;
+  uint64_t tf_bytes = 0;       // TF buffers of the frame's patch draws
+  // Tessellation (docs/tessera-sim.md "stats.json"): rtl from the GEOM TESS_* registers, ref
+  // from the reference pipeline; unset on the reference backend without one (--no-render).
+  std::optional<TessCounters> tess;
   uint64_t command_dwords = 0;
   uint64_t pipe_commands = 0;  // commands the pipeline received this frame
   // Host uploads of the frame's vertex and index buffers (before the submission): bytes, device
@@ -166,6 +172,7 @@ class SceneRunner {
     driver::ResourceGroup* group = nullptr;
   };
   SlcCounters read_slc();
+  std::optional<TessCounters> read_tess();
   // Host write of GPU memory, timed into the given upload counters.
   void upload(uint32_t addr, std::span<const uint8_t> bytes, uint64_t& n, uint64_t& cycles, double& seconds);
 
