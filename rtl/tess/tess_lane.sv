@@ -1,17 +1,18 @@
 // tess_lane -- one attribute of the tessellator's interpolation (docs/tessellation.md "The
-// tessellator"): o = clamp(base + ((ea - base) * wa + (eb - base) * wb + 2^15) >>> 16).
+// tessellator"): o = clamp(base + (sum of (e_k - base) * w_k + 2^15) >>> 16) over one or two
+// terms.
 //
 // The weights are unsigned 0.16 fixed point (0 .. 65536 = 1.0). The sum is exact and the
 // shift floors, which is the C++ reference's rounding (sim/tess/src/tessellator.cpp: `scaled`
 // and the triangle patch's joint rounding). The result saturates to the attribute's range:
-// signed W bits (screen x, y) or unsigned W bits (z, colour, u, v). A quad patch's lerps use
-// only the first term (wb = 0); a triangle patch's vertex uses both.
+// signed W bits (screen x, y) or unsigned W bits (z, colour, u, v).
 //
-// Two stages: the products' sum is registered (with the base), and the shift, addition and
-// saturation work from the registers, so the result of an interpolation issued in one cycle is
-// on o_o in the next. The register also keeps the saturation's comparisons out of the
-// multipliers' cone, where ABC's SAT sweeping otherwise spends many minutes (as it did in
-// geom_slice, docs/geometry.md "Synthesis").
+// One multiplier: a term is issued per cycle and its product added to 2^15 (acc_i = 0, a new
+// sum) or to the registered sum (acc_i = 1, the triangle patch's second term). The sum is
+// registered with the base; the shift, addition and saturation work from the registers, so
+// o_o shows the sum the previous cycle completed. The register also keeps the saturation's
+// comparisons out of the multiplier's cone, where ABC's SAT sweeping otherwise spends many
+// minutes (as it did in geom_slice, docs/geometry.md "Synthesis").
 
 module tess_lane #(
   parameter int unsigned W      = 8,
@@ -19,10 +20,9 @@ module tess_lane #(
 ) (
   input  logic         clk_i,
   input  logic [W-1:0] base_i,
-  input  logic [W-1:0] ea_i,
-  input  logic [W-1:0] eb_i,
-  input  logic [16:0]  wa_i,
-  input  logic [16:0]  wb_i,
+  input  logic [W-1:0] e_i,
+  input  logic [16:0]  w_i,
+  input  logic         acc_i,
   output logic [W-1:0] o_o
 );
 
@@ -36,16 +36,14 @@ module tess_lane #(
     else        ext = $signed({2'b00, v});
   endfunction
 
-  logic signed [DW-1:0] b, da, db, b_q;
-  logic signed [DW+17:0] pa, pb;   // DW x 18 bits, signed
+  logic signed [DW-1:0] b, d, b_q;
+  logic signed [DW+17:0] pr;   // DW x 18 bits, signed
   logic signed [PW-1:0] p, p_q;
   always_comb begin
     b  = ext(base_i);
-    da = ext(ea_i) - b;
-    db = ext(eb_i) - b;
-    pa = da * $signed({1'b0, wa_i});
-    pb = db * $signed({1'b0, wb_i});
-    p  = PW'(pa) + PW'(pb) + $signed(PW'(32768));
+    d  = ext(e_i) - b;
+    pr = d * $signed({1'b0, w_i});
+    p  = PW'(pr) + (acc_i ? p_q : $signed(PW'(32768)));
   end
 
   // datapath registers, no reset: the result is only read the cycle after an issue

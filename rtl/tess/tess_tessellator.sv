@@ -14,13 +14,13 @@
 // How: the weights of each dimension are stepped, never divided: w(i+1) = w(i) + Q with a
 // remainder carried in R, where 65536 = Q n + R comes from a 64-entry table. A column of two
 // grid vertices (rows j and j+1) is computed into R0/R1 by one lane set (tess_lane, 9
-// attributes, 2 multipliers each), one interpolation per clock: quad 4 (the column's bottom
-// and top edge points, then the two vertices), triangle 2. Once columns i and i+1 are held
+// attributes, one multiplier each), one term per clock: quad 4 (the column's bottom and top
+// edge points, then the two vertices), triangle 4 (two vertices of two terms each). Once columns i and i+1 are held
 // (L0/L1 and R0/R1), the cell's triangles leave as a vertex stream, three per triangle
-// (out_tri_end_o on the third, out_patch_end_o on the patch's last). The lanes are registered
-// (an interpolation's result is captured the cycle after it is issued), so a column takes 6
-// clocks (quad) or 3 (triangle) and a cell 12 or 9 for its two triangles; docs/tessellation.md
-// has the figures.
+// (out_tri_end_o on the third, out_patch_end_o on the patch's last). The lanes have one
+// multiplier each and are registered (an interpolation's result is captured the cycle after
+// its last term), so a column takes 6 clocks (quad) or 5 (triangle: two terms per vertex) and
+// a cell 12 or 11 for its two triangles; docs/tessellation.md has the figures.
 //
 // Vertices are svtx (spec/layouts.yaml): x, y signed 16.4; z; rgba; u, v.
 
@@ -127,7 +127,8 @@ module tess_tessellator (
 
   // ---- patch registers ---------------------------------------------------------------------
   // an interpolation issued in one state is captured in the next (tess_lane is registered)
-  typedef enum logic [2:0] {S_IDLE, S_BOT, S_TOP, S_TW, S_V0, S_V1, S_V1W, S_EMIT} state_e;
+  // (a triangle patch's vertex takes two terms: S_V0 + S_V0B, S_V1 + S_V1B)
+  typedef enum logic [3:0] {S_IDLE, S_BOT, S_TOP, S_TW, S_V0, S_V0B, S_V1, S_V1B, S_V1W, S_EMIT} state_e;
   state_e state_q, state_d;
 
   logic             tri_q;             // triangle patch (else quad)
@@ -160,29 +161,34 @@ module tess_tessellator (
   endfunction
 
   // ---- the interpolation lanes --------------------------------------------------------------
-  logic [VW-1:0] ln_base, ln_ea, ln_eb, ln_o;
-  logic [16:0]   ln_wa, ln_wb;
+  logic [VW-1:0] ln_base, ln_e, ln_o;
+  logic [16:0]   ln_w;
+  logic          ln_acc;
   always_comb begin
     ln_base = p0_q;
-    ln_ea   = p1_q;
-    ln_eb   = p2_q;
-    ln_wa   = wc_q;
-    ln_wb   = 17'd0;
+    ln_e    = p1_q;
+    ln_w    = wc_q;
+    ln_acc  = 1'b0;
     unique case (state_q)
-      S_BOT: begin ln_base = p0_q; ln_ea = p1_q; ln_wa = wc_q; end
-      S_TOP: begin ln_base = p3_q; ln_ea = p2_q; ln_wa = wc_q; end
+      S_BOT: begin ln_base = p0_q; ln_e = p1_q; ln_w = wc_q; end
+      S_TOP: begin ln_base = p3_q; ln_e = p2_q; ln_w = wc_q; end
+      // triangle: (P1 - P0) w(a), then + (P2 - P0) w(b) or w(b+1); quad: lerp(bot, top, w(j))
       S_V0, S_V1: begin
         if (tri_q) begin
           ln_base = p0_q;
-          ln_ea   = p1_q;
-          ln_eb   = p2_q;
-          ln_wa   = wc_q;
-          ln_wb   = (state_q == S_V0) ? wr0_q : wr1_q;
+          ln_e    = p1_q;
+          ln_w    = wc_q;
         end else begin
           ln_base = bot_q;
-          ln_ea   = top_q;
-          ln_wa   = (state_q == S_V0) ? wr0_q : wr1_q;
+          ln_e    = top_q;
+          ln_w    = (state_q == S_V0) ? wr0_q : wr1_q;
         end
+      end
+      S_V0B, S_V1B: begin
+        ln_base = p0_q;
+        ln_e    = p2_q;
+        ln_w    = (state_q == S_V0B) ? wr0_q : wr1_q;
+        ln_acc  = 1'b1;
       end
       default: ;
     endcase
@@ -190,42 +196,36 @@ module tess_tessellator (
 
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_X_WIDTH), .SIGNED(1'b1)) u_x (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]),
-    .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]),
-    .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]),
-    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
+    .e_i(ln_e[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]),
+    .clk_i, .w_i(ln_w), .acc_i(ln_acc),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_X_LSB +: tessera_spec_pkg::TS_SVTX_X_WIDTH]));
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_Y_WIDTH), .SIGNED(1'b1)) u_y (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]),
-    .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]),
-    .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]),
-    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
+    .e_i(ln_e[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]),
+    .clk_i, .w_i(ln_w), .acc_i(ln_acc),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_Y_LSB +: tessera_spec_pkg::TS_SVTX_Y_WIDTH]));
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_Z_WIDTH), .SIGNED(1'b0)) u_z (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]),
-    .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]),
-    .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]),
-    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
+    .e_i(ln_e[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]),
+    .clk_i, .w_i(ln_w), .acc_i(ln_acc),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_Z_LSB +: tessera_spec_pkg::TS_SVTX_Z_WIDTH]));
   // r, g, b, a: four bytes from TS_SVTX_RGBA_LSB up
   for (genvar c = 0; c < 4; c++) begin : gen_rgba
     tess_lane #(.W(8), .SIGNED(1'b0)) u_c (
       .base_i(ln_base[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]),
-      .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]),
-      .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]),
-      .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
+      .e_i(ln_e[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]),
+      .clk_i, .w_i(ln_w), .acc_i(ln_acc),
       .o_o(ln_o[tessera_spec_pkg::TS_SVTX_RGBA_LSB + 8*c +: 8]));
   end
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_U_WIDTH), .SIGNED(1'b0)) u_u (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]),
-    .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]),
-    .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]),
-    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
+    .e_i(ln_e[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]),
+    .clk_i, .w_i(ln_w), .acc_i(ln_acc),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_U_LSB +: tessera_spec_pkg::TS_SVTX_U_WIDTH]));
   tess_lane #(.W(tessera_spec_pkg::TS_SVTX_V_WIDTH), .SIGNED(1'b0)) u_v (
     .base_i(ln_base[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]),
-    .ea_i(ln_ea[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]),
-    .eb_i(ln_eb[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]),
-    .clk_i, .wa_i(ln_wa), .wb_i(ln_wb),
+    .e_i(ln_e[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]),
+    .clk_i, .w_i(ln_w), .acc_i(ln_acc),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]));
 
   // ---- walk ----------------------------------------------------------------------------------
@@ -263,8 +263,10 @@ module tess_tessellator (
       S_BOT:  state_d = S_TOP;
       S_TOP:  state_d = S_TW;
       S_TW:   state_d = S_V0;
-      S_V0:   state_d = S_V1;
-      S_V1:   state_d = S_V1W;
+      S_V0:   state_d = tri_q ? S_V0B : S_V1;
+      S_V0B:  state_d = S_V1;
+      S_V1:   state_d = tri_q ? S_V1B : S_V1W;
+      S_V1B:  state_d = S_V1W;
       S_V1W: begin
         if (ci_q != '0) begin
           state_d = S_EMIT;

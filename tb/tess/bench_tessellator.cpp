@@ -159,9 +159,12 @@ class Bench {
       expect(p);
       src_.send(p);
     }
-    co_await primtb::wait_idle_or_fail(tb::SignalRef(dut_->clk_i), src_, 400000);
-    for (unsigned c = 0; sb_.outstanding() != 0 || dut_->busy_o; ++c) {
-      if (c == 400000) tb::fail(fmt::format("{} vertices still expected after 400000 cycles", sb_.outstanding()));
+    // a hang bound from the work: 12 clocks per triangle (about 6, 9 under backpressure) and
+    // 60 per patch (a factor-1 quad patch takes about 25), plus slack
+    const std::uint64_t bound = 20000 + 12 * triangles_ + 60 * patches;
+    co_await primtb::wait_idle_or_fail(tb::SignalRef(dut_->clk_i), src_, bound);
+    for (std::uint64_t c = 0; sb_.outstanding() != 0 || dut_->busy_o; ++c) {
+      if (c == bound) tb::fail(fmt::format("{} vertices still expected after {} cycles", sb_.outstanding(), bound));
       co_await RisingEdge(dut_->clk_i);
     }
     co_await RisingEdge(dut_->clk_i);
