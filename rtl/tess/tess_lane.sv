@@ -7,12 +7,14 @@
 // and the triangle patch's joint rounding). The result saturates to the attribute's range:
 // signed W bits (screen x, y) or unsigned W bits (z, colour, u, v).
 //
-// One multiplier: a term is issued per cycle and its product added to 2^15 (acc_i = 0, a new
-// sum) or to the registered sum (acc_i = 1, the triangle patch's second term). The sum is
-// registered with the base; the shift, addition and saturation work from the registers, so
-// o_o shows the sum the previous cycle completed. The register also keeps the saturation's
-// comparisons out of the multiplier's cone, where ABC's SAT sweeping otherwise spends many
-// minutes (as it did in geom_slice, docs/geometry.md "Synthesis").
+// One multiplier: a term is issued per cycle, and its product is added to 2^15 (acc_i = 0, a
+// new sum) or to the running sum (acc_i = 1, the triangle patch's second term). Three register
+// stages: the difference e - base and the weight are registered at issue, the sum after the
+// multiplier, and the shift, addition and saturation work from the registers, so o_o shows an
+// interpolation two cycles after its last term was issued. The registers around the
+// multiplier matter for synthesis: with the tessellator's operand multiplexers or the
+// saturation's comparisons in the multiplier's cone, ABC ran for over 20 minutes on the
+// tessellator; with them, 18 seconds (as in geom_slice, docs/geometry.md "Synthesis").
 
 module tess_lane #(
   parameter int unsigned W      = 8,
@@ -36,20 +38,30 @@ module tess_lane #(
     else        ext = $signed({2'b00, v});
   endfunction
 
-  logic signed [DW-1:0] b, d, b_q;
-  logic signed [DW+17:0] pr;   // DW x 18 bits, signed
-  logic signed [PW-1:0] p, p_q;
+  // issue: the difference and the weight
+  logic signed [DW-1:0]  b, d, d_q, b_q1, b_q;
+  logic [16:0]           w_q;
+  logic                  acc_q;
   always_comb begin
-    b  = ext(base_i);
-    d  = ext(e_i) - b;
-    pr = d * $signed({1'b0, w_i});
-    p  = PW'(pr) + (acc_i ? p_q : $signed(PW'(32768)));
+    b = ext(base_i);
+    d = ext(e_i) - b;
+  end
+  // product and running sum
+  logic signed [DW+17:0] pr;   // DW x 18 bits, signed
+  logic signed [PW-1:0]  p, p_q;
+  always_comb begin
+    pr = d_q * $signed({1'b0, w_q});
+    p  = PW'(pr) + (acc_q ? p_q : $signed(PW'(32768)));
   end
 
-  // datapath registers, no reset: the result is only read the cycle after an issue
+  // datapath registers, no reset: a result is only read two cycles after its issue
   always_ff @(posedge clk_i) begin
-    p_q <= p;
-    b_q <= b;
+    d_q   <= d;
+    w_q   <= w_i;
+    acc_q <= acc_i;
+    b_q1  <= b;
+    p_q   <= p;
+    b_q   <= b_q1;
   end
 
   logic signed [SW-1:0] s;

@@ -18,9 +18,9 @@
 // edge points, then the two vertices), triangle 4 (two vertices of two terms each). Once columns i and i+1 are held
 // (L0/L1 and R0/R1), the cell's triangles leave as a vertex stream, three per triangle
 // (out_tri_end_o on the third, out_patch_end_o on the patch's last). The lanes have one
-// multiplier each and are registered (an interpolation's result is captured the cycle after
-// its last term), so a column takes 6 clocks (quad) or 5 (triangle: two terms per vertex) and
-// a cell 12 or 11 for its two triangles; docs/tessellation.md has the figures.
+// multiplier each and registers around it (an interpolation's result is captured two cycles
+// after its last term), so a column takes 8 clocks (quad) or 6 (triangle: two terms per
+// vertex) and a cell 14 or 12 for its two triangles; docs/tessellation.md has the figures.
 //
 // Vertices are svtx (spec/layouts.yaml): x, y signed 16.4; z; rgba; u, v.
 
@@ -127,8 +127,12 @@ module tess_tessellator (
 
   // ---- patch registers ---------------------------------------------------------------------
   // an interpolation issued in one state is captured in the next (tess_lane is registered)
-  // (a triangle patch's vertex takes two terms: S_V0 + S_V0B, S_V1 + S_V1B)
-  typedef enum logic [3:0] {S_IDLE, S_BOT, S_TOP, S_TW, S_V0, S_V0B, S_V1, S_V1B, S_V1W, S_EMIT} state_e;
+  // (a triangle patch's vertex takes two terms: S_V0 + S_V0B, S_V1 + S_V1B; a result is on the
+  // lanes' output two cycles after its last term: bot in S_BW, top in S_TW, R0 in S_W1 (quad)
+  // or S_V1B (triangle), R1 in S_V1W)
+  typedef enum logic [3:0] {
+    S_IDLE, S_BOT, S_TOP, S_BW, S_TW, S_V0, S_V0B, S_V1, S_V1B, S_W1, S_V1W, S_EMIT
+  } state_e;
   state_e state_q, state_d;
 
   logic             tri_q;             // triangle patch (else quad)
@@ -261,12 +265,14 @@ module tess_tessellator (
     unique case (state_q)
       S_IDLE: if (take && produces) state_d = (in_kind_i == 2'd1) ? S_V0 : S_BOT;
       S_BOT:  state_d = S_TOP;
-      S_TOP:  state_d = S_TW;
+      S_TOP:  state_d = S_BW;
+      S_BW:   state_d = S_TW;
       S_TW:   state_d = S_V0;
       S_V0:   state_d = tri_q ? S_V0B : S_V1;
       S_V0B:  state_d = S_V1;
-      S_V1:   state_d = tri_q ? S_V1B : S_V1W;
-      S_V1B:  state_d = S_V1W;
+      S_V1:   state_d = tri_q ? S_V1B : S_W1;
+      S_V1B:  state_d = S_W1;
+      S_W1:   state_d = S_V1W;
       S_V1W: begin
         if (ci_q != '0) begin
           state_d = S_EMIT;
@@ -355,9 +361,9 @@ module tess_tessellator (
       p2_q <= in_cp_i[2*VW +: VW];
       p3_q <= in_cp_i[3*VW +: VW];
     end
-    if (state_q == S_TOP) bot_q <= ln_o;
+    if (state_q == S_BW)  bot_q <= ln_o;
     if (state_q == S_TW)  top_q <= ln_o;
-    if (state_q == S_V1)  r0_q  <= ln_o;
+    if ((state_q == S_W1 && !tri_q) || (state_q == S_V1B && tri_q)) r0_q <= ln_o;
     if (state_q == S_V1W) r1_q  <= ln_o;
     // L takes R when the column is complete and its cell (if any) has left
     if (adv_col || adv_row) begin
