@@ -20,7 +20,9 @@
 // (out_tri_end_o on the third, out_patch_end_o on the patch's last). The lanes have one
 // multiplier each and registers around it (an interpolation's result is captured two cycles
 // after its last term), so a column takes 8 clocks (quad) or 6 (triangle: two terms per
-// vertex) and a cell 14 or 12 for its two triangles; docs/tessellation.md has the figures.
+// vertex). The column computer and the emitter overlap: the next column is computed while a
+// cell's vertices leave, so a cell costs about max(column, 6 vertices) clocks;
+// docs/tessellation.md has the figures.
 //
 // Vertices are svtx (spec/layouts.yaml): x, y signed 16.4; z; rgba; u, v.
 
@@ -125,13 +127,12 @@ module tess_tessellator (
     clamp_f = (f > 8'd64) ? 7'd64 : f[6:0];
   endfunction
 
-  // ---- patch registers ---------------------------------------------------------------------
-  // an interpolation issued in one state is captured in the next (tess_lane is registered)
+  // ---- the column computer -------------------------------------------------------------------
   // (a triangle patch's vertex takes two terms: S_V0 + S_V0B, S_V1 + S_V1B; a result is on the
   // lanes' output two cycles after its last term: bot in S_BW, top in S_TW, R0 in S_W1 (quad)
   // or S_V1B (triangle), R1 in S_V1W)
   typedef enum logic [3:0] {
-    S_IDLE, S_BOT, S_TOP, S_BW, S_TW, S_V0, S_V0B, S_V1, S_V1B, S_W1, S_V1W, S_EMIT
+    S_IDLE, S_NEXT, S_BOT, S_TOP, S_BW, S_TW, S_V0, S_V0B, S_V1, S_V1B, S_W1, S_V1W
   } state_e;
   state_e state_q, state_d;
 
@@ -139,10 +140,8 @@ module tess_tessellator (
   logic [6:0]       n1_q, n2_q;        // clamped factors (triangle: n1 = n2 = n)
   logic [VW-1:0]    p0_q, p1_q, p2_q, p3_q;
   logic [VW-1:0]    bot_q, top_q;      // quad: the column's points on edges P0-P1 and P3-P2
-  logic [VW-1:0]    l0_q, l1_q, r0_q, r1_q;
-  logic [6:0]       ci_q;              // column being computed (held in R)
+  logic [6:0]       ci_q;              // column being computed
   logic [6:0]       rj_q;              // row: the cells between rows rj and rj+1
-  logic [2:0]       k_q;               // vertex of the cell being emitted (0..5)
   // weight steppers: column i, rows j and j+1; {weight, remainder}
   logic [16:0]      wc_q, wr0_q, wr1_q;
   logic [5:0]       rc_q, rr1_q;
@@ -232,15 +231,18 @@ module tess_tessellator (
     .clk_i, .w_i(ln_w), .acc_i(ln_acc),
     .o_o(ln_o[tessera_spec_pkg::TS_SVTX_V_LSB +: tessera_spec_pkg::TS_SVTX_V_WIDTH]));
 
-  // ---- walk ----------------------------------------------------------------------------------
-  logic       take, produces, cell_has2, last_col, last_row, emit_go, emit_last_k;
+  // ---- the column computer -----------------------------------------------------------------
+  // It computes the columns in order (rows outer) into NR, one at a time: a column starts
+  // (S_NEXT) only when NR is empty, so its results can be captured at their fixed cycles.
+  logic       take, produces, last_col, last_row, nr_load;
   logic [6:0] f1c, f2c, last_ci;
   logic [22:0] rc1, rc2, wc_next, wr_next;
+  logic        busy;
   assign f1c      = clamp_f(in_f1_i);
   assign f2c      = clamp_f(in_f2_i);
   assign rc1      = recip(f1c);
   assign rc2      = recip((in_kind_i == 2'd1) ? f1c : f2c);
-  assign in_ready_o = (state_q == S_IDLE);
+  assign in_ready_o = !busy;
   assign take     = in_valid_i && in_ready_o;
   // a patch with triangles: quad with both factors, triangle with its factor (kinds by value:
   // tess_pkg::PK_QUAD 0, PK_TRI 1, PK_ISOLINE 2)
@@ -249,21 +251,18 @@ module tess_tessellator (
   assign last_ci  = tri_q ? n1_q - rj_q : n1_q;
   assign last_col = (ci_q == last_ci);
   assign last_row = tri_q ? (rj_q == n1_q - 7'd1) : (rj_q == n2_q - 7'd1);
-  // the cell (ci-1, rj) of a triangle patch has its second triangle when ci-1+rj < n-1
-  assign cell_has2   = !tri_q || (7'(ci_q + rj_q) < n1_q);
-  assign emit_last_k = cell_has2 ? (k_q == 3'd5) : (k_q == 3'd2);
-  assign emit_go     = (state_q == S_EMIT) && out_ready_i;
-  assign wc_next     = step(wc_q, rc_q, q1_q, m1_q, n1_q);
-  assign wr_next     = tri_q ? step(wr1_q, rr1_q, q1_q, m1_q, n1_q) : step(wr1_q, rr1_q, q2_q, m2_q, n2_q);
+  assign wc_next  = step(wc_q, rc_q, q1_q, m1_q, n1_q);
+  assign wr_next  = tri_q ? step(wr1_q, rr1_q, q1_q, m1_q, n1_q) : step(wr1_q, rr1_q, q2_q, m2_q, n2_q);
 
-  // the next column (after R is complete, or after a cell was emitted)
-  logic       adv_col, adv_row;
+  logic nr_valid_q;
+  logic adv_col, adv_row;
   always_comb begin
     state_d = state_q;
     adv_col = 1'b0;
     adv_row = 1'b0;
     unique case (state_q)
-      S_IDLE: if (take && produces) state_d = (in_kind_i == 2'd1) ? S_V0 : S_BOT;
+      S_IDLE: if (take && produces) state_d = S_NEXT;
+      S_NEXT: if (!nr_valid_q) state_d = tri_q ? S_V0 : S_BOT;
       S_BOT:  state_d = S_TOP;
       S_TOP:  state_d = S_BW;
       S_BW:   state_d = S_TW;
@@ -274,24 +273,15 @@ module tess_tessellator (
       S_V1B:  state_d = S_W1;
       S_W1:   state_d = S_V1W;
       S_V1W: begin
-        if (ci_q != '0) begin
-          state_d = S_EMIT;
-        end else begin
+        // the column is in NR (its second vertex captured now)
+        if (!last_col) begin
           adv_col = 1'b1;
-          state_d = tri_q ? S_V0 : S_BOT;
-        end
-      end
-      S_EMIT: begin
-        if (emit_go && emit_last_k) begin
-          if (!last_col) begin
-            adv_col = 1'b1;
-            state_d = tri_q ? S_V0 : S_BOT;
-          end else if (!last_row) begin
-            adv_row = 1'b1;
-            state_d = tri_q ? S_V0 : S_BOT;
-          end else begin
-            state_d = S_IDLE;
-          end
+          state_d = S_NEXT;
+        end else if (!last_row) begin
+          adv_row = 1'b1;
+          state_d = S_NEXT;
+        end else begin
+          state_d = S_IDLE;
         end
       end
       default: state_d = S_IDLE;
@@ -306,7 +296,6 @@ module tess_tessellator (
       n2_q    <= '0;
       ci_q    <= '0;
       rj_q    <= '0;
-      k_q     <= '0;
       wc_q    <= '0;
       wr0_q   <= '0;
       wr1_q   <= '0;
@@ -328,7 +317,6 @@ module tess_tessellator (
         m2_q  <= rc2[5:0];
         ci_q  <= '0;
         rj_q  <= '0;
-        k_q   <= '0;
         wc_q  <= '0;
         rc_q  <= 6'(f1c >> 1);
         wr0_q <= '0;
@@ -337,23 +325,42 @@ module tess_tessellator (
                           ? step(17'd0, 6'(f1c >> 1), rc1[22:6], rc1[5:0], f1c)
                           : step(17'd0, 6'(f2c >> 1), rc2[22:6], rc2[5:0], f2c);
       end
-      if (emit_go) k_q <= emit_last_k ? 3'd0 : k_q + 3'd1;
       if (adv_col) begin
         ci_q         <= ci_q + 7'd1;
         {wc_q, rc_q} <= wc_next;
       end
       if (adv_row) begin
-        ci_q          <= '0;
-        rj_q          <= rj_q + 7'd1;
-        wc_q          <= '0;
-        rc_q          <= 6'(n1_q >> 1);
-        wr0_q         <= wr1_q;
+        ci_q           <= '0;
+        rj_q           <= rj_q + 7'd1;
+        wc_q           <= '0;
+        rc_q           <= 6'(n1_q >> 1);
+        wr0_q          <= wr1_q;
         {wr1_q, rr1_q} <= wr_next;
       end
     end
   end
 
-  // vertex registers (not reset: read only once written for the current patch)
+  // NR: the finished column, {row rj, row rj+1} at column ci, until the emitter loads it
+  logic [VW-1:0] nr0_q, nr1_q;
+  logic [6:0]    nr_ci_q, nr_rj_q;
+  logic          nr_final_q;   // the patch's last column
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      nr_valid_q <= 1'b0;
+      nr_ci_q    <= '0;
+      nr_rj_q    <= '0;
+      nr_final_q <= 1'b0;
+    end else begin
+      if (nr_load) nr_valid_q <= 1'b0;
+      if (state_q == S_V1W) begin
+        nr_valid_q <= 1'b1;
+        nr_ci_q    <= ci_q;
+        nr_rj_q    <= rj_q;
+        nr_final_q <= last_col && last_row;
+      end
+    end
+  end
+  // datapath registers (not reset: read only once written for the current patch)
   always_ff @(posedge clk_i) begin
     if (take) begin
       p0_q <= in_cp_i[0*VW +: VW];
@@ -363,13 +370,50 @@ module tess_tessellator (
     end
     if (state_q == S_BW)  bot_q <= ln_o;
     if (state_q == S_TW)  top_q <= ln_o;
-    if ((state_q == S_W1 && !tri_q) || (state_q == S_V1B && tri_q)) r0_q <= ln_o;
-    if (state_q == S_V1W) r1_q  <= ln_o;
-    // L takes R when the column is complete and its cell (if any) has left
-    if (adv_col || adv_row) begin
+    if ((state_q == S_W1 && !tri_q) || (state_q == S_V1B && tri_q)) nr0_q <= ln_o;
+    if (state_q == S_V1W) nr1_q <= ln_o;
+  end
+
+  // ---- the emitter ---------------------------------------------------------------------------
+  // It holds two columns, L (ci-1) and R (ci), and sends the cell between them as six vertices
+  // (three for a triangle patch's cell on the diagonal) while the computer works on the next
+  // column; then R moves to L and NR to R. A row's column 0 only loads.
+  logic [VW-1:0] l0_q, l1_q, r0_q, r1_q;
+  logic [6:0]    r_ci_q, r_rj_q;
+  logic          r_final_q, em_active_q, cell_has2, emit_go, emit_last_k, em_free;
+  logic [2:0]    k_q;          // vertex of the cell being emitted (0..5)
+  // the cell (ci-1, rj) of a triangle patch has its second triangle when ci-1+rj < n-1
+  assign cell_has2   = !tri_q || (7'(r_ci_q + r_rj_q) < n1_q);
+  assign emit_last_k = cell_has2 ? (k_q == 3'd5) : (k_q == 3'd2);
+  assign emit_go     = em_active_q && out_ready_i;
+  assign em_free     = !em_active_q || (emit_go && emit_last_k);
+  assign nr_load     = nr_valid_q && em_free;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      em_active_q <= 1'b0;
+      k_q         <= '0;
+      r_ci_q      <= '0;
+      r_rj_q      <= '0;
+      r_final_q   <= 1'b0;
+    end else begin
+      if (emit_go) k_q <= emit_last_k ? 3'd0 : k_q + 3'd1;
+      if (emit_go && emit_last_k) em_active_q <= 1'b0;
+      if (nr_load) begin
+        em_active_q <= (nr_ci_q != '0);
+        k_q         <= '0;
+        r_ci_q      <= nr_ci_q;
+        r_rj_q      <= nr_rj_q;
+        r_final_q   <= nr_final_q;
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (nr_load) begin
       l0_q <= r0_q;
-      // column 0 moves to L in the cycle its second vertex is computed
-      l1_q <= (state_q == S_V1W) ? ln_o : r1_q;
+      l1_q <= r1_q;
+      r0_q <= nr0_q;
+      r1_q <= nr1_q;
     end
   end
 
@@ -384,13 +428,14 @@ module tess_tessellator (
       default: out_vtx_o = l1_q;
     endcase
   end
-  assign out_valid_o     = (state_q == S_EMIT);
+  assign out_valid_o     = em_active_q;
   assign out_tri_end_o   = (k_q == 3'd2) || (k_q == 3'd5);
-  assign out_patch_end_o = emit_last_k && last_col && last_row;
+  assign out_patch_end_o = emit_last_k && r_final_q;
 
   logic [12:0] segs;   // at most 64 x 64
+  assign busy       = (state_q != S_IDLE) || nr_valid_q || em_active_q;
   assign segs       = 13'(f1c) * 13'(f2c);
-  assign busy_o     = (state_q != S_IDLE);
+  assign busy_o     = busy;
   assign ev_patch_o = take;
   assign ev_segs_o  = (take && in_kind_i == 2'd2) ? segs : 13'd0;
 
@@ -401,6 +446,9 @@ module tess_tessellator (
   // the weights reach exactly 1.0 at the last column and row
   `ASSERT(LastColumnWeightOne_A, state_q == S_V0 && !tri_q && ci_q == n1_q |-> wc_q == 17'd65536)
   `ASSERT(LastRowWeightOne_A, state_q == S_V0 && !tri_q && last_row |-> wr1_q == 17'd65536)
+  // a column is captured into NR only when NR is empty, and columns reach R in order
+  `ASSERT(NrFree_A, state_q == S_V1W |-> !nr_valid_q || nr_load)
+  `ASSERT(ColumnsInOrder_A, nr_load && nr_ci_q != '0 |-> nr_ci_q == r_ci_q + 7'd1 && nr_rj_q == r_rj_q)
   `ASSERT(OutputHeld_A, out_valid_o && !out_ready_i |=> out_valid_o && $stable(out_vtx_o))
 
 endmodule
