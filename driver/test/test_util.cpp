@@ -115,7 +115,7 @@ Program random_program(std::mt19937_64& rng, const Rig& r) {
             dd.count -= dd.count % (dd.topology == Topology::PatchQuad ? 4u : dd.topology == Topology::PatchTri ? 3u : 2u);
           dd.vertex_addr = at(r, pick(0, 1023) * 16);
           dd.index_addr = at(r, pick(0, 4095) * 4);
-          dd.tf_addr = at(r, pick(0, 1023) * 16);  // tf_records are 16-byte aligned
+          dd.tf_addr = at(r, pick(0, 4095) * 4 & ~15U);  // tf_records are 16-byte aligned (same draws of the generator as before)
           op.draws.push_back(dd);
         }
         for (unsigned e = pick(0, 2); e > 0; --e) op.body_extras.push_back(static_cast<int>(pick(0, 3)));
