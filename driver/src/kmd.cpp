@@ -667,6 +667,17 @@ TessCounters Kmd::read_tess_counters() {
   c.patches = r(TS_GEOM_TESS_PATCHES_OFFSET);
   c.triangles = r(TS_GEOM_TESS_TRIANGLES_OFFSET);
   c.isoline_segments = r(TS_GEOM_TESS_ISOLINE_SEGMENTS_OFFSET);
+  c.thread_groups = r(TS_GEOM_TESS_THREAD_GROUPS_OFFSET);
+  return c;
+}
+
+ThrottleCounters Kmd::read_throttle_counters() {
+  auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_.read_reg(TS_GEOM_BASE_ADDR + off)); };
+  ThrottleCounters c;
+  c.hs_latency_sum = r(TS_GEOM_TESS_HS_LATENCY_OFFSET);
+  c.hs_stall_cycles = r(TS_GEOM_TESS_HS_STALL_OFFSET);
+  c.ds_stall_cycles = r(TS_GEOM_TESS_DS_STALL_OFFSET);
+  for (unsigned k = 0; k < c.in_flight.size(); ++k) c.in_flight[k] = r(TS_GEOM_INFLIGHT_CYCLES_OFFSET_N(k));
   return c;
 }
 

@@ -24,9 +24,11 @@ static_assert(distinct_in_run({geom_index(TS_GEOM_VP_SCALE_X_OFFSET), geom_index
                                geom_index(TS_GEOM_VP_OFFSET_X_OFFSET), geom_index(TS_GEOM_VP_OFFSET_Y_OFFSET),
                                geom_index(TS_GEOM_CULL_OFFSET), geom_index(TS_GEOM_TILE_OFFSET),
                                geom_index(TS_GEOM_RT_SIZE_OFFSET), geom_index(TS_GEOM_SUBBATCH_OFFSET),
-                               geom_index(TS_GEOM_DIST_OFFSET)},
+                               geom_index(TS_GEOM_DIST_OFFSET), geom_index(TS_GEOM_TESS_THROTTLE_OFFSET),
+                               geom_index(TS_GEOM_TESS_SHADER_OFFSET), geom_index(TS_GEOM_TESS_HS_LAT_OFFSET),
+                               geom_index(TS_GEOM_TESS_DS_LAT_OFFSET)},
                               StateRegisters::kGeomCount),
-              "GEOM VP_SCALE_X..DIST is no longer one contiguous run of the state registers");
+              "GEOM VP_SCALE_X..TESS_DS_LAT is no longer one contiguous run of the state registers");
 static_assert(distinct_in_run({raster_index(TS_RASTER_DEPTH_OFFSET), raster_index(TS_RASTER_COLOR_OFFSET),
                                raster_index(TS_RASTER_TEX_CTRL_OFFSET), raster_index(TS_RASTER_TEX_BASE_OFFSET)},
                               StateRegisters::kRasterCount),
@@ -65,6 +67,23 @@ StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint3
   const uint32_t max_sub = TS_GEOM_SUBBATCH_SIZE_MASK >> TS_GEOM_SUBBATCH_SIZE_LSB;
   if (s.subbatch < 16 || s.subbatch > 1024 || s.subbatch > max_sub)
     bad(fmt::format("sub-batch size {} outside 16..1024 (GEOM.SUBBATCH)", s.subbatch));
+  const TessellationState& t = s.tess;
+  auto in_field = [](uint32_t v, uint32_t lo, uint32_t mask, uint32_t lsb, const char* what) {
+    const uint32_t hi = mask >> lsb;
+    if (v < lo || v > hi) bad(fmt::format("tessellation {} {} outside {}..{}", what, v, lo, hi));
+  };
+  if (t.throttle > ThrottleMode::Cap) bad(fmt::format("unknown throttle mode {}", static_cast<unsigned>(t.throttle)));
+  in_field(t.cap, 1, TS_GEOM_TESS_THROTTLE_CAP_MASK, TS_GEOM_TESS_THROTTLE_CAP_LSB, "cap (GEOM.TESS_THROTTLE.cap)");
+  in_field(t.rate, 1, TS_GEOM_TESS_THROTTLE_RATE_MASK, TS_GEOM_TESS_THROTTLE_RATE_LSB, "rate (GEOM.TESS_THROTTLE.rate)");
+  in_field(t.thread_group, 1, TS_GEOM_TESS_SHADER_TG_SIZE_MASK, TS_GEOM_TESS_SHADER_TG_SIZE_LSB,
+           "thread-group size (GEOM.TESS_SHADER.tg_size)");
+  if (t.slots < 2 || t.slots > TS_GEOM_TESS_SHADER_SLOTS_RESET)
+    bad(fmt::format("tessellation slots {} outside 2..{} (GEOM.TESS_SHADER.slots)", t.slots,
+                    TS_GEOM_TESS_SHADER_SLOTS_RESET));
+  in_field(t.hs_base, 0, TS_GEOM_TESS_HS_LAT_BASE_MASK, TS_GEOM_TESS_HS_LAT_BASE_LSB, "HS base latency");
+  in_field(t.hs_per_patch, 0, TS_GEOM_TESS_HS_LAT_PER_PATCH_MASK, TS_GEOM_TESS_HS_LAT_PER_PATCH_LSB,
+           "HS latency per patch");
+  in_field(t.ds_wave, 0, TS_GEOM_TESS_DS_LAT_WAVE_MASK, TS_GEOM_TESS_DS_LAT_WAVE_LSB, "DS latency per wave");
   if (s.bin_size > BinSize::Px64) bad(fmt::format("unknown bin size {}", static_cast<unsigned>(s.bin_size)));
 
   StateRegisters r;
@@ -83,6 +102,14 @@ StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint3
       TS_GEOM_RT_SIZE_WIDTH_PUT(target_width) | TS_GEOM_RT_SIZE_HEIGHT_PUT(target_height);
   g[geom_index(TS_GEOM_SUBBATCH_OFFSET)] = TS_GEOM_SUBBATCH_SIZE_PUT(s.subbatch);
   g[geom_index(TS_GEOM_DIST_OFFSET)] = TS_GEOM_DIST_POLICY_PUT(static_cast<uint32_t>(s.distribution));
+  g[geom_index(TS_GEOM_TESS_THROTTLE_OFFSET)] = TS_GEOM_TESS_THROTTLE_MODE_PUT(static_cast<uint32_t>(t.throttle)) |
+                                                TS_GEOM_TESS_THROTTLE_CAP_PUT(t.cap) |
+                                                TS_GEOM_TESS_THROTTLE_RATE_PUT(t.rate);
+  g[geom_index(TS_GEOM_TESS_SHADER_OFFSET)] =
+      TS_GEOM_TESS_SHADER_TG_SIZE_PUT(t.thread_group) | TS_GEOM_TESS_SHADER_SLOTS_PUT(t.slots);
+  g[geom_index(TS_GEOM_TESS_HS_LAT_OFFSET)] =
+      TS_GEOM_TESS_HS_LAT_BASE_PUT(t.hs_base) | TS_GEOM_TESS_HS_LAT_PER_PATCH_PUT(t.hs_per_patch);
+  g[geom_index(TS_GEOM_TESS_DS_LAT_OFFSET)] = TS_GEOM_TESS_DS_LAT_WAVE_PUT(t.ds_wave);
 
   auto& ra = r.raster;
   const DepthCompare cmp = s.depth.test ? s.depth.compare : DepthCompare::Always;
@@ -108,7 +135,8 @@ StateGroup geom_group(unsigned i) {
   if (i == geom_index(TS_GEOM_TILE_OFFSET)) return StateGroup::Tile;
   if (i == geom_index(TS_GEOM_RT_SIZE_OFFSET)) return StateGroup::TargetSize;
   if (i == geom_index(TS_GEOM_SUBBATCH_OFFSET)) return StateGroup::Subbatch;
-  return StateGroup::Distribution;
+  if (i == geom_index(TS_GEOM_DIST_OFFSET)) return StateGroup::Distribution;
+  return StateGroup::Tessellation;
 }
 
 StateGroup raster_group(unsigned i) {

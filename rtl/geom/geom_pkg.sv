@@ -43,6 +43,30 @@ package geom_pkg;
   } gstate_t;
   localparam int unsigned GSTATE_W = 4 * 32 + 2 + 1 + 2 + 3 + 24;
 
+  // The tessellation stage's configuration (GEOM TESS_THROTTLE, TESS_SHADER, TESS_HS_LAT,
+  // TESS_DS_LAT), the same for every slice (slice-wide state, not sampled per sub-batch).
+  typedef struct packed {
+    logic [1:0]  mode;          // tess_pkg::throttle_mode_e
+    logic [4:0]  cap;
+    logic [3:0]  rate;
+    logic [3:0]  tg_size;
+    logic [4:0]  slots;
+    logic [11:0] hs_base;
+    logic [7:0]  hs_per_patch;
+    logic [11:0] ds_lat;
+  } tess_cfg_t;
+
+  // Per-slice tessellation-stage events towards the GEOM counters.
+  typedef struct packed {
+    logic        hs_done;       // a thread group's HS finished ...
+    logic [15:0] hs_lat;        // ... this many cycles after its launch
+    logic        hs_stall;      // a closed thread group waited for a launch
+    logic        ds_stall;      // a DS wave waited for a slot
+    logic        busy;          // the stage held work
+    logic [4:0]  inflight;      // thread groups launched, HS not done
+  } tess_ev_t;
+  localparam int unsigned TESS_EV_W = 1 + 16 + 1 + 1 + 1 + 5;
+
   // Sub-batch descriptor, PC_US -> PC_S.
   typedef struct packed {
     gstate_t              st;

@@ -35,6 +35,7 @@ module geom_regs #(
   output geom_pkg::gstate_t                state_o,
   output logic [geom_pkg::SB_SIZE_W-1:0]   sb_size_o,     // clamped to 16..1024
   output logic                             policy_ll_o,   // 1: LEAST_LOADED
+  output geom_pkg::tess_cfg_t              tess_cfg_o,
   // events and status
   input  logic                             ev_draw_i,
   input  logic                             ev_bad_topo_i,
@@ -49,6 +50,7 @@ module geom_regs #(
   input  logic [NUM_SLICES-1:0]            ev_tess_patch_i, // a slice's tessellator took a patch
   input  logic [NUM_SLICES-1:0]            ev_tess_tri_i,   // ... produced a triangle
   input  logic [NUM_SLICES*13-1:0]         ev_tess_segs_i,  // ... counted isoline segments
+  input  logic [NUM_SLICES*geom_pkg::TESS_EV_W-1:0] ev_tess_stage_i,  // the slices' tess_ev_t
   input  logic [NUM_SLICES-1:0]            busy_i,
   input  logic [NUM_SLICES-1:0]            stall_i,
   input  logic [NUM_SLICES*16-1:0]         outstanding_i,
@@ -96,16 +98,30 @@ module geom_regs #(
     else                        sb_size_o = sb_raw;
   end
   assign policy_ll_o = reg2hw.dist_r.policy;
+  always_comb begin
+    tess_cfg_o.mode         = reg2hw.tess_throttle.mode;
+    tess_cfg_o.cap          = reg2hw.tess_throttle.cap;
+    tess_cfg_o.rate         = reg2hw.tess_throttle.rate;
+    tess_cfg_o.tg_size      = reg2hw.tess_shader.tg_size;
+    tess_cfg_o.slots        = reg2hw.tess_shader.slots;
+    tess_cfg_o.hs_base      = reg2hw.tess_hs_lat.base;
+    tess_cfg_o.hs_per_patch = reg2hw.tess_hs_lat.per_patch;
+    tess_cfg_o.ds_lat       = reg2hw.tess_ds_lat.wave;
+  end
 
   // ---- counters ----------------------------------------------------------------------------
   logic [31:0] c_draws_q, c_vis_q, c_za_q, c_face_q, c_off_q, c_asg_q;
   logic [31:0] c_draws_d, c_vis_d, c_za_d, c_face_d, c_off_d, c_asg_d;
   logic [31:0] c_tpatch_q, c_ttri_q, c_tsegs_q, c_tpatch_d, c_ttri_d, c_tsegs_d;
+  logic [31:0] c_tg_q, c_hslat_q, c_hsst_q, c_dsst_q, c_tg_d, c_hslat_d, c_hsst_d, c_dsst_d;
+  logic [9*32-1:0] c_infl_q, c_infl_d;   // in-flight histogram, k at [k*32 +: 32]
   logic [15:0] e_count_q, e_count_d;
   logic [127:0] probe_q, probe_d;
   // per-slice counters, slice s at [s*32 +: 32]
   logic [NS*32-1:0] sl_sb_q, sl_prims_q, sl_busy_q, sl_stall_q, sl_culled_q;
   logic [NS*32-1:0] sl_sb_d, sl_prims_d, sl_busy_d, sl_stall_d, sl_culled_d;
+
+  geom_pkg::tess_ev_t tev;
 
   function automatic logic [31:0] popc(input logic [NS-1:0] b);
     popc = '0;
@@ -125,6 +141,23 @@ module geom_regs #(
     c_ttri_d   = c_ttri_q + popc(ev_tess_tri_i);
     c_tsegs_d  = c_tsegs_q;
     for (int unsigned s = 0; s < NS; s++) c_tsegs_d = c_tsegs_d + 32'(ev_tess_segs_i[s*13 +: 13]);
+    c_tg_d    = c_tg_q;
+    c_hslat_d = c_hslat_q;
+    c_hsst_d  = c_hsst_q;
+    c_dsst_d  = c_dsst_q;
+    c_infl_d  = c_infl_q;
+    for (int unsigned s = 0; s < NS; s++) begin
+      tev = ev_tess_stage_i[s*geom_pkg::TESS_EV_W +: geom_pkg::TESS_EV_W];
+      c_tg_d    = c_tg_d + 32'(tev.hs_done);
+      c_hslat_d = c_hslat_d + (tev.hs_done ? 32'(tev.hs_lat) : 32'd0);
+      c_hsst_d  = c_hsst_d + 32'(tev.hs_stall);
+      c_dsst_d  = c_dsst_d + 32'(tev.ds_stall);
+      for (int unsigned k = 0; k < 9; k++) begin
+        if (tev.busy && (k == 8 ? tev.inflight >= 5'd8 : 32'(tev.inflight) == k)) begin
+          c_infl_d[k*32 +: 32] = c_infl_d[k*32 +: 32] + 32'd1;
+        end
+      end
+    end
     for (int unsigned s = 0; s < NS; s++) begin
       sl_sb_d[s*32 +: 32]     = sl_sb_q[s*32 +: 32] + 32'(ev_sb_i[s]);
       sl_prims_d[s*32 +: 32]  = sl_prims_q[s*32 +: 32] + (ev_sb_i[s] ? 32'(ev_sb_prims_i) : 32'd0);
@@ -148,6 +181,11 @@ module geom_regs #(
       c_tpatch_q  <= '0;
       c_ttri_q    <= '0;
       c_tsegs_q   <= '0;
+      c_tg_q      <= '0;
+      c_hslat_q   <= '0;
+      c_hsst_q    <= '0;
+      c_dsst_q    <= '0;
+      c_infl_q    <= '0;
       sl_sb_q     <= '0;
       sl_prims_q  <= '0;
       sl_busy_q   <= '0;
@@ -165,6 +203,11 @@ module geom_regs #(
       c_tpatch_q  <= c_tpatch_d;
       c_ttri_q    <= c_ttri_d;
       c_tsegs_q   <= c_tsegs_d;
+      c_tg_q      <= c_tg_d;
+      c_hslat_q   <= c_hslat_d;
+      c_hsst_q    <= c_hsst_d;
+      c_dsst_q    <= c_dsst_d;
+      c_infl_q    <= c_infl_d;
       sl_sb_q     <= sl_sb_d;
       sl_prims_q  <= sl_prims_d;
       sl_busy_q   <= sl_busy_d;
@@ -190,6 +233,11 @@ module geom_regs #(
     hw2reg.tess_patches.value           = c_tpatch_q;
     hw2reg.tess_triangles.value         = c_ttri_q;
     hw2reg.tess_isoline_segments.value  = c_tsegs_q;
+    hw2reg.tess_thread_groups.value     = c_tg_q;
+    hw2reg.tess_hs_latency.value        = c_hslat_q;
+    hw2reg.tess_hs_stall.value          = c_hsst_q;
+    hw2reg.tess_ds_stall.value          = c_dsst_q;
+    hw2reg.tess_inflight_inflight_cycles.value = c_infl_q;
     // the vertex probe, in the memory layout these registers define
     hw2reg.vtx_dw0.x = probe_q[tessera_spec_pkg::TS_GEOM_VTX_DW0_X_LSB +: 16];
     hw2reg.vtx_dw0.y = probe_q[tessera_spec_pkg::TS_GEOM_VTX_DW0_Y_LSB +: 16];

@@ -61,6 +61,8 @@ module geom_slice #(
   output logic                                  ev_tess_patch_o,   // a patch entered the tessellator
   output logic                                  ev_tess_tri_o,     // a tessellated triangle left it
   output logic [12:0]                           ev_tess_segs_o,    // isoline segments of that patch
+  input  geom_pkg::tess_cfg_t                   tess_cfg_i,        // the tessellation stage's registers
+  output geom_pkg::tess_ev_t                    ev_tess_stage_o,   // ... and its events
   output logic                                  ev_visible_o,
   output logic                                  ev_cull_za_o,
   output logic                                  ev_cull_face_o,
@@ -369,22 +371,30 @@ module geom_slice #(
   // TESS: patch collector and tessellator (docs/tessellation.md "Patch draws")
   // =========================================================================================
   // The collector takes a patch's tf_record and control points off the VS output into
-  // registers; a complete patch waits there for the tessellator, which expands the previous
-  // one meanwhile. Everything else on the VS output (triangle-list and strip vertices, end of
-  // sub-batch) goes straight to stage A, but only once the tessellator and the collector are
-  // empty: a sub-batch's end and a later sub-batch's triangles stay behind its patches.
+  // registers; a complete patch goes into the tessellation stage (tess_stage: thread groups,
+  // HS launches under the throttle, the shader-slot pool, DS waves), whose distributor feeds
+  // the tessellator and whose DS output goes to stage A. Everything else on the VS output
+  // (triangle-list and strip vertices, end of sub-batch) goes straight to stage A, but only
+  // once the stage, the tessellator and the collector are empty: a sub-batch's end and a
+  // later sub-batch's triangles stay behind its patches. Such an item waiting closes the
+  // open thread group.
   logic                 col_full_q, col_take;
   logic [1:0]           col_kind_q;
   logic [7:0]           col_f1_q, col_f2_q;
   logic [4*128-1:0]     col_cp_q;
   logic [1:0]           col_idx_q;
-  geom_pkg::vtok_t      col_tok_q, tp_tok_q;
+  geom_pkg::vtok_t      col_tok_q;
   logic                 vs_patch, vs_direct, tess_active;
-  logic                 ts_out_valid, ts_out_ready, ts_tri_end, ts_patch_end, ts_busy, ts_ev_patch;
+  logic                 tv_valid, tv_ready, tv_tri_end, tv_patch_end, ts_busy, ts_ev_patch;
+  logic [127:0]         tv_vtx;
+  logic                 ts_out_valid, ts_out_ready, ts_tri_end, st_busy, st_in_ready;
   logic [127:0]         ts_out_vtx;
+  logic [VTW-1:0]       ts_out_tok;
+  logic                 unused_st_launch;
+  logic [4:0]           unused_st_slots;
   logic [12:0]          ts_ev_segs;
   assign vs_patch    = vs_valid_q && (vs_tok_q.tf || vs_tok_q.patch);
-  assign tess_active = col_full_q || ts_busy;
+  assign tess_active = col_full_q || st_busy || ts_busy;
 
   logic [7:0] tf_inner0, tf_inner1, tf_outer0, tf_outer1;
   assign tf_inner0 = vs_vtx_q[tessera_spec_pkg::TS_TF_RECORD_INNER0_LSB +: tessera_spec_pkg::TS_TF_RECORD_INNER0_WIDTH];
@@ -400,7 +410,6 @@ module geom_slice #(
       col_f2_q   <= '0;
       col_idx_q  <= '0;
       col_tok_q  <= '0;
-      tp_tok_q   <= '0;
     end else begin
       if (col_take) col_full_q <= 1'b0;
       if (vs_patch && !col_full_q) begin
@@ -419,7 +428,6 @@ module geom_slice #(
           end
         end
       end
-      if (col_take) tp_tok_q <= col_tok_q;
     end
   end
   // control points (not reset: read only once the patch is complete)
@@ -429,14 +437,39 @@ module geom_slice #(
     end
   end
 
-  logic ts_in_ready;
-  assign col_take = col_full_q && ts_in_ready;
+  logic         ts_valid, ts_in_ready;
+  logic [1:0]   ts_kind;
+  logic [7:0]   ts_f1, ts_f2;
+  logic [511:0] ts_cp;
+  assign col_take = col_full_q && st_in_ready;
+  tess_stage #(.TOK_W(VTW)) u_stage (
+    .clk_i, .rst_ni,
+    .mode_i(tess_cfg_i.mode), .cap_i(tess_cfg_i.cap),
+    .rate_i(tess_cfg_i.rate), .tg_size_i(tess_cfg_i.tg_size), .slots_i(tess_cfg_i.slots),
+    .hs_base_i(tess_cfg_i.hs_base), .hs_per_patch_i(tess_cfg_i.hs_per_patch),
+    .ds_lat_i(tess_cfg_i.ds_lat),
+    .in_valid_i(col_full_q), .in_ready_o(st_in_ready), .in_kind_i(col_kind_q),
+    .in_f1_i(col_f1_q), .in_f2_i(col_f2_q), .in_cp_i(col_cp_q), .in_tok_i(col_tok_q),
+    // a sub-batch's end (or what follows it) waits behind its last patch, which the collector
+    // has handed over: the group sizes depend only on the sub-batches and TESS_SHADER.tg_size
+    .close_i(vs_valid_q && !vs_patch && !col_full_q),
+    .ts_valid_o(ts_valid), .ts_ready_i(ts_in_ready), .ts_kind_o(ts_kind), .ts_f1_o(ts_f1),
+    .ts_f2_o(ts_f2), .ts_cp_o(ts_cp),
+    .tv_valid_i(tv_valid), .tv_ready_o(tv_ready), .tv_vtx_i(tv_vtx), .tv_tri_end_i(tv_tri_end),
+    .tv_patch_end_i(tv_patch_end),
+    .out_valid_o(ts_out_valid), .out_ready_i(ts_out_ready), .out_vtx_o(ts_out_vtx),
+    .out_tri_end_o(ts_tri_end), .out_tok_o(ts_out_tok),
+    .busy_o(st_busy), .ev_launch_o(unused_st_launch), .ev_hs_done_o(ev_tess_stage_o.hs_done),
+    .ev_hs_lat_o(ev_tess_stage_o.hs_lat), .hs_stall_o(ev_tess_stage_o.hs_stall),
+    .ds_stall_o(ev_tess_stage_o.ds_stall), .inflight_o(ev_tess_stage_o.inflight),
+    .slots_used_o(unused_st_slots));
+  assign ev_tess_stage_o.busy = st_busy;
   tess_tessellator u_tess (
     .clk_i, .rst_ni,
-    .in_valid_i(col_full_q), .in_ready_o(ts_in_ready),
-    .in_kind_i(col_kind_q), .in_f1_i(col_f1_q), .in_f2_i(col_f2_q), .in_cp_i(col_cp_q),
-    .out_valid_o(ts_out_valid), .out_ready_i(ts_out_ready), .out_vtx_o(ts_out_vtx),
-    .out_tri_end_o(ts_tri_end), .out_patch_end_o(ts_patch_end),
+    .in_valid_i(ts_valid), .in_ready_o(ts_in_ready),
+    .in_kind_i(ts_kind), .in_f1_i(ts_f1), .in_f2_i(ts_f2), .in_cp_i(ts_cp),
+    .out_valid_o(tv_valid), .out_ready_i(tv_ready), .out_vtx_o(tv_vtx),
+    .out_tri_end_o(tv_tri_end), .out_patch_end_o(tv_patch_end),
     .busy_o(ts_busy), .ev_patch_o(ts_ev_patch), .ev_segs_o(ts_ev_segs));
 
   // stage A's input: the tessellator's vertices, else the VS output when nothing is ahead of it
@@ -444,7 +477,7 @@ module geom_slice #(
   geom_pkg::vtok_t src_tok, ts_tok;
   geom_pkg::svtx_t src_vtx;
   always_comb begin
-    ts_tok          = tp_tok_q;
+    ts_tok          = ts_out_tok;
     ts_tok.tf       = 1'b0;
     ts_tok.patch    = 1'b1;
     ts_tok.eos      = 1'b0;
@@ -760,7 +793,7 @@ module geom_slice #(
   end
   assign prim_done_o    = b_prim_done || (owed_q != '0) || ts_ev_patch;
   assign ev_tess_patch_o = ts_ev_patch;
-  assign ev_tess_tri_o   = ts_out_valid && ts_out_ready && ts_tri_end;
+  assign ev_tess_tri_o   = tv_valid && tv_ready && tv_tri_end;
   assign ev_tess_segs_o  = ts_ev_segs;
   assign ev_visible_o   = b_store;
   assign ev_cull_za_o   = b_valid_q && !b_eos_q && b_za_q;
@@ -774,7 +807,8 @@ module geom_slice #(
                     mem_rsp_i.src, ix_lo[0], vs_st.cull_mode, vs_st.front_cw, vs_st.tile_size,
                     vs_st.skew, vs_st.rt_w, vs_st.rt_h, ts_st.scale_x, ts_st.scale_y,
                     ts_st.offset_x, ts_st.offset_y, b_tok_q.eos, b_tok_q.sid, b_tok_q.tri_done,
-                    b_tok_q.odd, b_tok_q.tf, b_tok_q.pkind, ts_patch_end};
+                    b_tok_q.odd, b_tok_q.tf, b_tok_q.pkind,
+                    unused_st_launch, unused_st_slots};
 
   // ---- assertions --------------------------------------------------------------------------
   `ASSERT_INIT(StoreDepth_A, STORE_DEPTH >= 2 && STORE_DEPTH <= 256)

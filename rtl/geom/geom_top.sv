@@ -90,6 +90,8 @@ module geom_top #(
   logic [NS-1:0]                    ev_vis, ev_za, ev_face, ev_off, ev_sb, busy, stall, prim_done;
   logic [NS-1:0]                    ev_tess_patch, ev_tess_tri;
   logic [NS*13-1:0]                 ev_tess_segs;
+  logic [NS*geom_pkg::TESS_EV_W-1:0] ev_tess_stage;
+  geom_pkg::tess_cfg_t              tess_cfg;
   logic [geom_pkg::SB_SIZE_W-1:0]   ev_sb_prims;
   logic [3:0]                       ev_asg;
   logic [NS*16-1:0]                 outstanding;
@@ -101,10 +103,12 @@ module geom_top #(
     .reg_req_valid_i, .reg_req_ready_o, .reg_req_i, .reg_rsp_valid_o, .reg_rsp_o,
     .set_we_i(set_we), .set_off_i(set_off), .set_val_i(set_val),
     .state_o(gstate), .sb_size_o(sb_size), .policy_ll_o(policy_ll),
+    .tess_cfg_o(tess_cfg),
     .ev_draw_i(ev_draw), .ev_bad_topo_i(ev_bad_topo), .ev_bad_itype_i(ev_bad_itype),
     .ev_visible_i(ev_vis), .ev_cull_za_i(ev_za), .ev_cull_face_i(ev_face), .ev_cull_off_i(ev_off),
     .ev_assigned_i(ev_asg), .ev_sb_i(ev_sb), .ev_sb_prims_i(ev_sb_prims),
     .ev_tess_patch_i(ev_tess_patch), .ev_tess_tri_i(ev_tess_tri), .ev_tess_segs_i(ev_tess_segs),
+    .ev_tess_stage_i(ev_tess_stage),
     .busy_i(busy), .stall_i(stall), .outstanding_i(outstanding),
     .probe_valid_i(probe_valid[0]), .probe_vtx_i(probe_vtx[127:0]));
 
@@ -196,6 +200,8 @@ module geom_top #(
       .rd_data_o(rd_data_k[k*geom_pkg::STRI_W +: geom_pkg::STRI_W]),
       .ev_tess_patch_o(ev_tess_patch[k]), .ev_tess_tri_o(ev_tess_tri[k]),
       .ev_tess_segs_o(ev_tess_segs[k*13 +: 13]),
+      .tess_cfg_i(tess_cfg),
+      .ev_tess_stage_o(ev_tess_stage[k*geom_pkg::TESS_EV_W +: geom_pkg::TESS_EV_W]),
       .prim_done_o(prim_done[k]), .ev_visible_o(ev_vis[k]), .ev_cull_za_o(ev_za[k]),
       .ev_cull_face_o(ev_face[k]), .ev_cull_off_o(ev_off[k]), .busy_o(busy[k]), .stall_o(stall[k]),
       .probe_valid_o(probe_valid[k]), .probe_vtx_o(probe_vtx[k*128 +: 128]));

@@ -54,7 +54,7 @@ module tess_hs_throttle #(
   input  logic                              clk_i,
   input  logic                              rst_ni,
   // configuration (the throttle register)
-  input  tess_pkg::throttle_mode_e          mode_i,
+  input  logic [1:0]                        mode_i,       // tess_pkg::throttle_mode_e
   input  logic [4:0]                        cap_i,
   input  logic [3:0]                        rate_i,
   // HS launch, per launcher

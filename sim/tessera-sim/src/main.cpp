@@ -56,6 +56,30 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// --throttle off | source | cap:N (docs/tessera-sim.md "Tessellation"): the slices' HS launch
+// throttle (GEOM.TESS_THROTTLE); the other tessellation-stage registers keep their resets.
+tessera::driver::TessellationState throttle_state(const std::string& option, const std::string& x) {
+  using tessera::driver::ThrottleMode;
+  tessera::driver::TessellationState t;
+  if (x == "off") {
+    t.throttle = ThrottleMode::Off;
+  } else if (x == "source") {
+    t.throttle = ThrottleMode::Source;
+  } else if (x.rfind("cap:", 0) == 0) {
+    const std::string n = x.substr(4);
+    const uint32_t max_cap = TS_GEOM_TESS_THROTTLE_CAP_MASK >> TS_GEOM_TESS_THROTTLE_CAP_LSB;
+    if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
+        std::stoul(n) > max_cap)
+      throw UsageError(fmt::format("{}: '{}': the cap must be a whole number of thread groups in 1..{} (cap:N)", option,
+                                   x, max_cap));
+    t.throttle = ThrottleMode::Cap;
+    t.cap = static_cast<uint32_t>(std::stoul(n));
+  } else {
+    throw UsageError(fmt::format("{}: '{}' is not one of off, source, cap:N", option, x));
+  }
+  return t;
+}
+
 struct RunArgs {
   std::string scene;
   std::optional<uint32_t> frames;
@@ -75,6 +99,7 @@ struct RunArgs {
   std::string distribution = "round-robin";
   uint32_t subbatch = 256;
   std::string lrz = "on";
+  std::string throttle = "source";
   uint32_t memory_mib = static_cast<uint32_t>(kDefaultGpuMemoryBytes >> 20);
   bool no_render = false;
   bool heatmaps = false;
@@ -286,13 +311,33 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                        {"index_bytes", st.index_bytes},
                        {"tf_bytes", st.tf_bytes}};
   // What the GPU's tessellators did (rtl: GEOM TESS_* registers; ref: the reference pipeline).
-  // thread_groups (issue 18) is not reported yet: it belongs to the HS throttle's statistics.
   if (st.tess)
     j["tessellation"] = json{{"patches", st.tess->patches},
+                             {"thread_groups", st.tess->thread_groups},
                              {"triangles_out", st.tess->triangles},
                              {"isoline_segments", st.tess->isoline_segments}};
   else
-    j["tessellation"] = json{{"patches", nullptr}, {"triangles_out", nullptr}, {"isoline_segments", nullptr}};
+    j["tessellation"] = json{{"patches", nullptr}, {"thread_groups", nullptr}, {"triangles_out", nullptr},
+                             {"isoline_segments", nullptr}};
+  // The slices' HS launch throttle (rtl: GEOM TESS_HS_LATENCY, TESS_*_STALL, TESS_INFLIGHT;
+  // summed over the slices; the reference pipeline has no timing: null).
+  {
+    json thr{{"mode", a.throttle}};
+    if (st.throttle) {
+      const uint64_t tgs = st.tess ? st.tess->thread_groups : 0;
+      thr["in_flight_histogram"] = st.throttle->in_flight;
+      thr["hs_stall_cycles"] = st.throttle->hs_stall_cycles;
+      thr["ds_stall_cycles"] = st.throttle->ds_stall_cycles;
+      thr["average_hs_latency"] =
+          tgs ? json(static_cast<double>(st.throttle->hs_latency_sum) / static_cast<double>(tgs)) : json(nullptr);
+    } else {
+      thr["in_flight_histogram"] = nullptr;
+      thr["hs_stall_cycles"] = nullptr;
+      thr["ds_stall_cycles"] = nullptr;
+      thr["average_hs_latency"] = nullptr;
+    }
+    j["throttle"] = thr;
+  }
   j["commands"] = json{{"command_dwords", st.command_dwords}, {"pipe_commands", st.pipe_commands}};
   j["upload"] = json{{"bytes", st.upload_bytes}, {"cycles", st.upload_cycles}, {"wall_seconds", st.upload_seconds}};
   json slices = json::array();
@@ -429,7 +474,16 @@ void add(FrameStats& s, const FrameStats& f) {
     t.patches += f.tess->patches;
     t.triangles += f.tess->triangles;
     t.isoline_segments += f.tess->isoline_segments;
+    t.thread_groups += f.tess->thread_groups;
     s.tess = t;
+  }
+  if (f.throttle) {
+    ThrottleCounters t = s.throttle.value_or(ThrottleCounters{});
+    t.hs_latency_sum += f.throttle->hs_latency_sum;
+    t.hs_stall_cycles += f.throttle->hs_stall_cycles;
+    t.ds_stall_cycles += f.throttle->ds_stall_cycles;
+    for (std::size_t k = 0; k < t.in_flight.size(); ++k) t.in_flight[k] += f.throttle->in_flight[k];
+    s.throttle = t;
   }
   s.command_dwords += f.command_dwords;
   s.upload_bytes += f.upload_bytes;
@@ -625,6 +679,7 @@ int cmd_run(RunArgs a) {
   rc.least_loaded = a.distribution == "least-loaded";
   rc.subbatch = a.subbatch;
   rc.lrz = a.lrz == "on";
+  rc.tess = throttle_state("--throttle", a.throttle);
   rc.seed = a.seed;
   rc.bin_size = a.bin_size == 16 ? tessera::driver::BinSize::Px16
                                  : (a.bin_size == 64 ? tessera::driver::BinSize::Px64 : tessera::driver::BinSize::Px32);
@@ -721,6 +776,7 @@ int cmd_run(RunArgs a) {
                   {"distribution", a.distribution},
                   {"subbatch", a.subbatch},
                   {"lrz", a.lrz},
+                  {"throttle", a.throttle},
                   {"seed", a.seed},
                   {"memory_bytes", rc.memory_bytes},
                   {"render", renders},
@@ -867,19 +923,22 @@ struct BenchArgs {
   bool fst = false;
   std::string out = "tessera-bench";
   std::string slices = "1,2,4", mode = "pbb", bin_size = "32", distribution = "round-robin", subbatch = "256",
-              seed = "1", lrz = "on";
+              seed = "1", lrz = "on", throttle = "source";
 };
 
 struct BenchPoint {
   uint32_t slices = 4, bin_size = 32, subbatch = 256;
   std::string mode = "pbb", distribution = "round-robin", lrz = "on";
   uint64_t seed = 1;
+  std::string throttle = "source";
   std::string label() const {
-    return fmt::format("n{} {} bin{} {} sb{} lrz-{} seed{}", slices, mode, bin_size, distribution, subbatch, lrz, seed);
+    return fmt::format("n{} {} bin{} {} sb{} lrz-{} thr-{} seed{}", slices, mode, bin_size, distribution, subbatch, lrz,
+                       throttle, seed);
   }
   // The same configuration except the slice count: the speed-up's baseline.
   std::string group() const {
-    return fmt::format("{} bin{} {} sb{} lrz-{} seed{}", mode, bin_size, distribution, subbatch, lrz, seed);
+    return fmt::format("{} bin{} {} sb{} lrz-{} thr-{} seed{}", mode, bin_size, distribution, subbatch, lrz, throttle,
+                       seed);
   }
 };
 
@@ -947,6 +1006,10 @@ int cmd_bench(const BenchArgs& b) {
   });
   const auto seeds = parse_list<uint64_t>("--seed", b.seed, [](const std::string& x) { return std::stoull(x); });
   const auto lrzs = parse_list<std::string>("--lrz", b.lrz, [](const std::string& x) { return word_of("--lrz", x, {"on", "off"}); });
+  const auto throttles = parse_list<std::string>("--throttle", b.throttle, [](const std::string& x) {
+    throttle_state("--throttle", x);
+    return x;
+  });
   const std::string scene_path = b.scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : b.scene;
   require_utf8(b.out, "--out");
   const std::string gnuplot = find_gnuplot();
@@ -973,7 +1036,8 @@ int cmd_bench(const BenchArgs& b) {
         for (const auto& d : dists)
           for (uint32_t sb : subs)
             for (const auto& lz : lrzs)
-              for (uint64_t sd : seeds) points.push_back(BenchPoint{n, bs, sb, m, d, lz, sd});
+              for (const auto& th : throttles)
+                for (uint64_t sd : seeds) points.push_back(BenchPoint{n, bs, sb, m, d, lz, sd, th});
 
   // Chart labels name only the knobs the sweep varies.
   auto chart_label = [&](const BenchPoint& p) {
@@ -987,6 +1051,7 @@ int cmd_bench(const BenchArgs& b) {
     add_if(dists.size() > 1, p.distribution);
     add_if(subs.size() > 1, fmt::format("sb{}", p.subbatch));
     add_if(lrzs.size() > 1, "lrz-" + p.lrz);
+    add_if(throttles.size() > 1, "thr-" + p.throttle);
     add_if(seeds.size() > 1, fmt::format("seed{}", p.seed));
     return l.empty() ? p.label() : l;
   };
@@ -1000,7 +1065,8 @@ int cmd_bench(const BenchArgs& b) {
   std::ofstream csv(stage.tmp("bench.csv"));
   csv << "slices,mode,bin_size,distribution,subbatch,lrz,seed,frames,cycles_per_frame,speedup,efficiency,"
          "dram_read_bytes_per_frame,dram_write_bytes_per_frame,slc_hit_rate,busy_max,sim_cycles_per_second,"
-         "sim_cycles_per_second_fst\n";
+         "sim_cycles_per_second_fst,throttle,tess_patches_per_frame,tess_triangles_per_frame,thread_groups_per_frame,"
+         "hs_stall_cycles_per_frame,ds_stall_cycles_per_frame,average_hs_latency\n";
   std::map<std::string, double> one_slice;   // group -> cycles per frame on one slice
   std::ofstream dat(stage.tmp(".bench.dat"));
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -1015,6 +1081,7 @@ int cmd_bench(const BenchArgs& b) {
       rc.least_loaded = p.distribution == "least-loaded";
       rc.subbatch = p.subbatch;
       rc.lrz = p.lrz == "on";
+      rc.tess = throttle_state("--throttle", p.throttle);
       rc.cancel = &g_cancel;
       if (fst) {
         fs::create_directories(tmp);
@@ -1054,6 +1121,20 @@ int cmd_bench(const BenchArgs& b) {
                 has_base ? fmt::format("{:.2f}x", speedup).c_str() : "-",
                 has_base ? fmt::format("{:.0f}%", 100.0 * eff).c_str() : "-", si(rd).c_str(), si(wr).c_str(),
                 100.0 * hit, 100.0 * busy, si(rate).c_str(), b.fst ? si(rate_fst).c_str() : "-");
+    // Tessellation (issue 18): what the slices' HS throttle did, per frame.
+    const double tpatch = t.tess ? static_cast<double>(t.tess->patches) / b.frames : 0.0;
+    const double ttri = t.tess ? static_cast<double>(t.tess->triangles) / b.frames : 0.0;
+    const double ttg = t.tess ? static_cast<double>(t.tess->thread_groups) / b.frames : 0.0;
+    const double hs_stall = t.throttle ? static_cast<double>(t.throttle->hs_stall_cycles) / b.frames : 0.0;
+    const double ds_stall = t.throttle ? static_cast<double>(t.throttle->ds_stall_cycles) / b.frames : 0.0;
+    const double hs_lat = t.throttle && t.tess && t.tess->thread_groups
+                              ? static_cast<double>(t.throttle->hs_latency_sum) / static_cast<double>(t.tess->thread_groups)
+                              : 0.0;
+    if (tpatch > 0)
+      std::printf("%-44s   tessellation: %s patches, %s thread groups, %s triangles; HS stall %s, DS stall %s "
+                  "slice-cycles; HS latency %.0f\n",
+                  "", si(tpatch).c_str(), si(ttg).c_str(), si(ttri).c_str(), si(hs_stall).c_str(), si(ds_stall).c_str(),
+                  hs_lat);
     std::fflush(stdout);
     auto opt = [&](double v) { return has_base ? json(v) : json(nullptr); };
     rows.push_back(json{{"slices", p.slices}, {"mode", p.mode}, {"bin_size", p.bin_size}, {"distribution", p.distribution},
@@ -1061,11 +1142,18 @@ int cmd_bench(const BenchArgs& b) {
                         {"cycles_per_frame", cyc}, {"speedup", opt(speedup)}, {"efficiency", opt(eff)},
                         {"dram_read_bytes_per_frame", rd}, {"dram_write_bytes_per_frame", wr}, {"slc_hit_rate", hit},
                         {"busy_max", busy}, {"sim_cycles_per_second", rate},
-                        {"sim_cycles_per_second_fst", b.fst ? json(rate_fst) : json(nullptr)}});
+                        {"sim_cycles_per_second_fst", b.fst ? json(rate_fst) : json(nullptr)},
+                        {"throttle", p.throttle}, {"tess_patches_per_frame", tpatch},
+                        {"tess_triangles_per_frame", ttri}, {"thread_groups_per_frame", ttg},
+                        {"hs_stall_cycles_per_frame", hs_stall}, {"ds_stall_cycles_per_frame", ds_stall},
+                        {"average_hs_latency", t.tess && t.tess->thread_groups ? json(hs_lat) : json(nullptr)}});
     auto csv_opt = [&](double v) { return has_base ? fmt::format("{:.4f}", v) : std::string(); };
-    csv << fmt::format("{},{},{},{},{},{},{},{},{:.1f},{},{},{:.0f},{:.0f},{:.4f},{:.4f},{:.0f},{}\n", p.slices, p.mode,
-                       p.bin_size, p.distribution, p.subbatch, p.lrz, p.seed, b.frames, cyc, csv_opt(speedup),
-                       csv_opt(eff), rd, wr, hit, busy, rate, b.fst ? fmt::format("{:.0f}", rate_fst) : "");
+    csv << fmt::format("{},{},{},{},{},{},{},{},{:.1f},{},{},{:.0f},{:.0f},{:.4f},{:.4f},{:.0f},{},{},{:.0f},{:.0f},{:.0f},"
+                       "{:.0f},{:.0f},{:.1f}\n",
+                       p.slices, p.mode, p.bin_size, p.distribution, p.subbatch, p.lrz, p.seed, b.frames, cyc,
+                       csv_opt(speedup), csv_opt(eff), rd, wr, hit, busy, rate,
+                       b.fst ? fmt::format("{:.0f}", rate_fst) : "", p.throttle, tpatch, ttri, ttg, hs_stall, ds_stall,
+                       hs_lat);
     dat << fmt::format("{} \"{}\" {:.1f} {:.0f} {:.0f} {:.0f}\n", i, chart_label(p), cyc, rd, wr, rate);
   }
   csv.close();
@@ -1150,6 +1238,9 @@ int main(int argc, char** argv) {
   run->add_option("--bin-size", a.bin_size, "Fine bin (tile) size in pixels")->check(CLI::IsMember({16u, 32u, 64u}))->capture_default_str();
   run->add_option("--lrz", a.lrz, "The raster slices' early depth rejection (LRZ); pictures are the same either way")
       ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+  run->add_option("--throttle", a.throttle, "The slices' hull-shader launch throttle: off (greedy), source (the "
+                                            "source's throttle) or cap:N (N thread groups in flight)")
+      ->capture_default_str();
   run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG");
   run->add_flag("--heatmaps", a.heatmaps, "Per frame and pass: PNG heatmaps of primitives, cycles and memory bytes per "
                                           "bin and the tile ownership (gnuplot), and bins.csv (RTL)");
@@ -1181,6 +1272,7 @@ int main(int argc, char** argv) {
   bench->add_option("--distribution", ba.distribution, "PC_US distributions (round-robin, least-loaded)")->capture_default_str();
   bench->add_option("--subbatch", ba.subbatch, "Primitives per sub-batch (16..1024)")->capture_default_str();
   bench->add_option("--lrz", ba.lrz, "LRZ (on, off)")->capture_default_str();
+  bench->add_option("--throttle", ba.throttle, "HS launch throttles (off, source, cap:N)")->capture_default_str();
   bench->add_option("--seed", ba.seed, "Seeds")->capture_default_str();
   bench->add_flag("--fst", ba.fst, "Also measure the speed with an FST of the whole run");
 

@@ -59,6 +59,8 @@ uint32_t RefFrameRenderer::reg(uint32_t addr) const {
     case TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_X_OFFSET: return TS_GEOM_VP_OFFSET_X_RESET;
     case TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_Y_OFFSET: return TS_GEOM_VP_OFFSET_Y_RESET;
     case TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSET: return TS_GEOM_CULL_RESET;
+    case TS_GEOM_BASE_ADDR + TS_GEOM_SUBBATCH_OFFSET: return TS_GEOM_SUBBATCH_RESET;
+    case TS_GEOM_BASE_ADDR + TS_GEOM_TESS_SHADER_OFFSET: return TS_GEOM_TESS_SHADER_RESET;
     default: return 0;
   }
 }
@@ -159,6 +161,15 @@ void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory
       topo == TS_TOPOLOGY_PATCH_QUAD ? PatchKind::Quad : (topo == TS_TOPOLOGY_PATCH_TRI ? PatchKind::Tri : PatchKind::Isoline);
   const uint32_t ncp = kind == PatchKind::Quad ? 4 : (kind == PatchKind::Tri ? 3 : 2);
   using layout::TfRecord;
+  // HS thread groups: PC_US cuts the draw into sub-batches of GEOM.SUBBATCH patches (16..1024)
+  // and the slice groups a sub-batch's patches by GEOM.TESS_SHADER.tg_size (0 acts as 1), a
+  // sub-batch's end closing a partial group (docs/tessellation.md "The slice's tessellation stage").
+  const uint32_t sb = std::clamp<uint32_t>(TS_GEOM_SUBBATCH_SIZE_GET(reg(TS_GEOM_BASE_ADDR + TS_GEOM_SUBBATCH_OFFSET)), 16, 1024);
+  const uint32_t tg = std::max<uint32_t>(1, TS_GEOM_TESS_SHADER_TG_SIZE_GET(reg(TS_GEOM_BASE_ADDR + TS_GEOM_TESS_SHADER_OFFSET)));
+  for (uint32_t first = 0; first < count / ncp; first += sb) {
+    const uint32_t n = std::min(sb, count / ncp - first);
+    tess_.thread_groups += (n + tg - 1) / tg;
+  }
   uint32_t prim = 0;
   for (uint32_t p = 0; p < count / ncp; ++p) {
     std::array<uint32_t, TfRecord::kWords> w{};

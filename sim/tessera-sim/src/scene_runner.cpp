@@ -231,6 +231,8 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   // The tessellation counters are read outside the frame's cycles (before cyc0 here, after
   // every other counter at the end): their register reads clock the RTL GPU.
   const std::optional<TessCounters> tess0 = read_tess();
+  const std::optional<ThrottleCounters> thr0 =
+      rtl_ ? std::optional<ThrottleCounters>(kmd_->read_throttle_counters()) : std::nullopt;
   const uint64_t cyc0 = dev_->cycles();
   // Read with no cycle in between (read_slc() below clocks the GPU through register reads):
   // a slice's activity counts then add up to the frame's cycles exactly.
@@ -271,6 +273,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     state.distribution = cfg_.least_loaded ? DistributionPolicy::LeastLoaded : DistributionPolicy::RoundRobin;
     state.subbatch = cfg_.subbatch;
     state.lrz = cfg_.lrz;
+    state.tess = cfg_.tess;
     gp.state = state;
 
     cb.set_group(*t.group);
@@ -405,7 +408,18 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     // the RTL's are wrapping 32-bit counters: the difference modulo 2^32
     auto d = [&](uint64_t a, uint64_t b) -> uint64_t { return rtl_ ? static_cast<uint32_t>(b - a) : b - a; };
     st.tess = TessCounters{d(tess0->patches, tess1->patches), d(tess0->triangles, tess1->triangles),
-                           d(tess0->isoline_segments, tess1->isoline_segments)};
+                           d(tess0->isoline_segments, tess1->isoline_segments),
+                           d(tess0->thread_groups, tess1->thread_groups)};
+  }
+  if (thr0) {
+    const ThrottleCounters thr1 = kmd_->read_throttle_counters();
+    auto d = [](uint64_t a, uint64_t b) -> uint64_t { return static_cast<uint32_t>(b - a); };
+    ThrottleCounters t;
+    t.hs_latency_sum = d(thr0->hs_latency_sum, thr1.hs_latency_sum);
+    t.hs_stall_cycles = d(thr0->hs_stall_cycles, thr1.hs_stall_cycles);
+    t.ds_stall_cycles = d(thr0->ds_stall_cycles, thr1.ds_stall_cycles);
+    for (std::size_t k = 0; k < t.in_flight.size(); ++k) t.in_flight[k] = d(thr0->in_flight[k], thr1.in_flight[k]);
+    st.throttle = t;
   }
   if (rtl_) {
     for (std::size_t i = 0; i < slice1.size(); ++i) {

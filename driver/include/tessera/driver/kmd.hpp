@@ -104,7 +104,18 @@ struct SlcCounters {
 // values like SlcCounters.
 struct TessCounters {
   uint64_t patches = 0, triangles = 0, isoline_segments = 0;
+  uint64_t thread_groups = 0;   // HS thread groups (GEOM.TESS_SHADER.tg_size patches, a sub-batch's end closes one)
   bool operator==(const TessCounters&) const = default;
+};
+
+// The slices' tessellation-stage timing counters (GEOM TESS_HS_LATENCY, TESS_HS_STALL,
+// TESS_DS_STALL, TESS_INFLIGHT_CYCLES; summed over the slices). Only the RTL has them.
+struct ThrottleCounters {
+  uint64_t hs_latency_sum = 0;           // cycles from launch to HS done, over all thread groups
+  uint64_t hs_stall_cycles = 0;          // slice-cycles a closed thread group waited for a launch
+  uint64_t ds_stall_cycles = 0;          // slice-cycles a DS wave waited for a shader slot
+  std::array<uint64_t, 9> in_flight{};   // slice-cycles with k thread groups in flight (8: 8 or more)
+  bool operator==(const ThrottleCounters&) const = default;
 };
 
 class Kmd {
@@ -167,6 +178,8 @@ class Kmd {
   SlcCounters read_slc_counters();
   // Reads the GEOM block's tessellation counters, in TessCounters' order.
   TessCounters read_tess_counters();
+  // Reads the GEOM block's tessellation-stage timing counters.
+  ThrottleCounters read_throttle_counters();
   // Per queue; a queue that does not exist (or any before init) is a DriverError naming it and
   // the valid range.
   uint32_t ring_addr(unsigned q) const { return queue_at(q, "ring_addr").ring_addr; }

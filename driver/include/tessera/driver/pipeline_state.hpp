@@ -29,6 +29,27 @@ enum class DistributionPolicy : uint8_t {
   RoundRobin = TS_DIST_POLICY_ROUND_ROBIN,
   LeastLoaded = TS_DIST_POLICY_LEAST_LOADED,
 };
+// How each slice's HS launcher limits thread groups in flight (GEOM.TESS_THROTTLE.mode).
+enum class ThrottleMode : uint8_t {
+  Off = TS_TESS_THROTTLE_MODE_OFF,        // greedy launching
+  Source = TS_TESS_THROTTLE_MODE_SOURCE,  // the source's throttle (method 700)
+  Cap = TS_TESS_THROTTLE_MODE_CAP,        // a static cap of `cap` thread groups
+};
+
+// The slices' tessellation stage (GEOM.TESS_THROTTLE, TESS_SHADER, TESS_HS_LAT, TESS_DS_LAT;
+// docs/tessellation.md "The slice's tessellation stage"). The defaults are the registers'
+// resets. Pictures do not depend on it, only the cycles.
+struct TessellationState {
+  ThrottleMode throttle = static_cast<ThrottleMode>(TS_GEOM_TESS_THROTTLE_MODE_RESET);
+  uint32_t cap = TS_GEOM_TESS_THROTTLE_CAP_RESET;              // in flight under Cap, 1..31
+  uint32_t rate = TS_GEOM_TESS_THROTTLE_RATE_RESET;            // R, primitives per clock, 1..15
+  uint32_t thread_group = TS_GEOM_TESS_SHADER_TG_SIZE_RESET;   // patches per HS thread group, 1..15
+  uint32_t slots = TS_GEOM_TESS_SHADER_SLOTS_RESET;            // shader slots per slice, 2..16
+  uint32_t hs_base = TS_GEOM_TESS_HS_LAT_BASE_RESET;           // HS cycles per thread group
+  uint32_t hs_per_patch = TS_GEOM_TESS_HS_LAT_PER_PATCH_RESET; // ... plus per patch
+  uint32_t ds_wave = TS_GEOM_TESS_DS_LAT_WAVE_RESET;           // DS cycles per wave of 32 vertices
+  bool operator==(const TessellationState&) const = default;
+};
 
 // Screen position = vertex position x scale + offset (GEOM.VP_*).
 struct Viewport {
@@ -80,16 +101,17 @@ struct PipelineState {
   // Early depth rejection by each raster slice's LRZ (RASTER.LRZ, docs/raster.md "LRZ"):
   // pictures are the same either way, only the work differs.
   bool lrz = true;
+  TessellationState tess;
   bool operator==(const PipelineState&) const = default;
 };
 
 // The register values of a PipelineState. geom[] holds the run of GEOM registers from
-// VP_SCALE_X to DIST, raster[] the run of RASTER registers from DEPTH to TEX_BASE, each in
+// VP_SCALE_X to TESS_DS_LAT, raster[] the run of RASTER registers from DEPTH to TEX_BASE, each in
 // register order (index = (offset - first offset) / 4; the spec keeps each run contiguous,
 // checked at compile time). raster_bin is RASTER.BIN, written before RENDERPASS_BEGIN.
 struct StateRegisters {
   static constexpr uint32_t kGeomFirst = TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET;
-  static constexpr uint32_t kGeomCount = (TS_GEOM_DIST_OFFSET - TS_GEOM_VP_SCALE_X_OFFSET) / 4 + 1;
+  static constexpr uint32_t kGeomCount = (TS_GEOM_TESS_DS_LAT_OFFSET - TS_GEOM_VP_SCALE_X_OFFSET) / 4 + 1;
   static constexpr uint32_t kRasterFirst = TS_RASTER_BASE_ADDR + TS_RASTER_DEPTH_OFFSET;
   static constexpr uint32_t kRasterCount = (TS_RASTER_TEX_BASE_OFFSET - TS_RASTER_DEPTH_OFFSET) / 4 + 1;
   static constexpr uint32_t kRasterBin = TS_RASTER_BASE_ADDR + TS_RASTER_BIN_OFFSET;
@@ -118,7 +140,9 @@ constexpr unsigned tile_owner(unsigned slices, uint32_t tx, uint32_t ty) {
 // The state groups set_state() rewrites as a unit: a group is written when any of its registers
 // changes (a texture binding is TEX_CTRL and TEX_BASE together). Index: the register's position
 // in StateRegisters::geom / raster.
-enum class StateGroup : uint8_t { Viewport, Cull, Tile, TargetSize, Subbatch, Distribution, Depth, Color, Texture };
+enum class StateGroup : uint8_t {
+  Viewport, Cull, Tile, TargetSize, Subbatch, Distribution, Tessellation, Depth, Color, Texture
+};
 StateGroup geom_group(unsigned geom_index);
 StateGroup raster_group(unsigned raster_index);
 

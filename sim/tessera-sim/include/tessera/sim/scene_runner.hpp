@@ -52,6 +52,9 @@ struct RunConfig {
   bool least_loaded = false;          // GEOM.DIST policy: least loaded (else round robin)
   uint32_t subbatch = 256;            // GEOM.SUBBATCH: primitives per sub-batch, 16..1024
   bool lrz = true;                    // RASTER.LRZ: the slices' early depth rejection
+  // GEOM.TESS_*: the slices' HS throttle, thread groups, slot pool and shader latencies
+  // (docs/tessellation.md "The slice's tessellation stage"); tessera-sim --throttle.
+  driver::TessellationState tess;
   const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): the run stops with an exception
   // rtl only: record the slices' bins, phases, stalls and sub-batches per frame
   // (FrameStats::recording; GpuSim slice recording) for heatmaps and the timeline.
@@ -110,6 +113,7 @@ struct PassFrameStats {
 
 using driver::SlcCounters;
 using driver::TessCounters;
+using driver::ThrottleCounters;
 
 struct FrameStats {
   uint32_t frame = 0;
@@ -124,6 +128,8 @@ struct FrameStats {
   // Tessellation (docs/tessera-sim.md "stats.json"): rtl from the GEOM TESS_* registers, ref
   // from the reference pipeline; unset on the reference backend without one (--no-render).
   std::optional<TessCounters> tess;
+  // rtl only: the tessellation stage's stalls, HS latencies and in-flight histogram.
+  std::optional<ThrottleCounters> throttle;
   uint64_t command_dwords = 0;
   uint64_t pipe_commands = 0;  // commands the pipeline received this frame
   // Host uploads of the frame's vertex and index buffers (before the submission): bytes, device
