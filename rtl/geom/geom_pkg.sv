@@ -65,7 +65,9 @@ package geom_pkg;
     logic        busy;          // the stage held work
     logic [4:0]  inflight;      // thread groups launched, HS not done
   } tess_ev_t;
+  /* verilator lint_off UNUSEDPARAM */  // used by geom_top/geom_regs, not by every user of the package
   localparam int unsigned TESS_EV_W = 1 + 16 + 1 + 1 + 1 + 5;
+  /* verilator lint_on UNUSEDPARAM */
 
   // Sub-batch descriptor, PC_US -> PC_S.
   typedef struct packed {

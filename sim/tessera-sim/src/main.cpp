@@ -67,7 +67,7 @@ tessera::driver::TessellationState throttle_state(const std::string& option, con
     t.throttle = ThrottleMode::Source;
   } else if (x.rfind("cap:", 0) == 0) {
     const std::string n = x.substr(4);
-    const uint32_t max_cap = TS_GEOM_TESS_THROTTLE_CAP_MASK >> TS_GEOM_TESS_THROTTLE_CAP_LSB;
+    const uint32_t max_cap = tessera::driver::TessellationState::kMaxCap;
     if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
         std::stoul(n) > max_cap)
       throw UsageError(fmt::format("{}: '{}': the cap must be a whole number of thread groups in 1..{} (cap:N)", option,

@@ -260,6 +260,10 @@ TEST(Cli, BadInputIsRejectedClearly) {
       {"two-level", "--mode two-level", "", "--mode two-level: two-level binning is not supported yet"},
       {"auto without trace", "--mode auto", "", "--mode auto needs --sensor-trace"},
       {"trace on ref", "--trace x.fst", "", "--trace: waveforms come from the RTL"},
+      {"unknown throttle", "--throttle greedy", "", "--throttle: 'greedy' is not one of off, source, cap:N"},
+      {"throttle cap 0", "--throttle cap:0", "", "--throttle: 'cap:0': the cap must be a whole number of thread groups in 1..31"},
+      {"throttle cap above the field", "--throttle cap:32", "", "'cap:32': the cap must be"},
+      {"throttle cap not a number", "--throttle cap:x", "", "'cap:x': the cap must be"},
   };
   for (const Bad& c : cases) {
     const fs::path out = d / "out";
@@ -867,7 +871,9 @@ TEST(Workbench, BenchRefusesAnInvalidSweepValueBeforeRunning) {
            {"--subbatch 8", "--subbatch: 8 is outside 16..1024"},
            {"--seed 1,x", "--seed '1,x': 'x' is not a number"},
            {"--slices 1,,2", "an empty value"},
-           {"--mode pbb,two-level", "--mode two-level"}}) {
+           {"--mode pbb,two-level", "--mode two-level"},
+           {"--throttle off,source,cap:99", "--throttle: 'cap:99': the cap must be"},
+           {"--throttle off,lazy", "--throttle: 'lazy' is not one of off, source, cap:N"}}) {
     const Out r = tessera_sim(fmt::format("bench {} --out {}", args, (d / "o").string()), d);
     EXPECT_EQ(r.code, 1) << args;
     EXPECT_NE(r.err.find(said), std::string::npos) << args << ": " << r.err;

@@ -40,6 +40,7 @@ enum class ThrottleMode : uint8_t {
 // docs/tessellation.md "The slice's tessellation stage"). The defaults are the registers'
 // resets. Pictures do not depend on it, only the cycles.
 struct TessellationState {
+  static constexpr uint32_t kMaxCap = TS_GEOM_TESS_THROTTLE_CAP_MASK >> TS_GEOM_TESS_THROTTLE_CAP_LSB;
   ThrottleMode throttle = static_cast<ThrottleMode>(TS_GEOM_TESS_THROTTLE_MODE_RESET);
   uint32_t cap = TS_GEOM_TESS_THROTTLE_CAP_RESET;              // in flight under Cap, 1..31
   uint32_t rate = TS_GEOM_TESS_THROTTLE_RATE_RESET;            // R, primitives per clock, 1..15
