@@ -156,6 +156,13 @@ WdSnapshot wd_snapshot(GpuSim& g, GpuSim::Impl& s) {
   if (s.cfg.slices > 0) {
     w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_DRAWS_OFFSET));
     w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_VISIBLE_OFFSET));
+    // Culled triangles and the tessellation stage's work are progress too: a tessellated draw
+    // whose triangles are all culled moves no other counter while its DS waves run.
+    w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_CULL_ZERO_AREA_OFFSET));
+    w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_CULL_FACE_OFFSET));
+    w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSCREEN_OFFSET));
+    w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_TESS_TRIANGLES_OFFSET));
+    w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_TESS_THREAD_GROUPS_OFFSET));
     for (unsigned k = 0; k < s.cfg.slices; ++k) {
       w.sig.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_SL_PRIMS_OFFSET_N(k)));
       w.geom_outstanding.push_back(rd(TS_GEOM_BASE_ADDR + TS_GEOM_SL_OUTSTANDING_OFFSET_N(k)));

@@ -80,6 +80,43 @@ tessera::driver::TessellationState throttle_state(const std::string& option, con
   return t;
 }
 
+// --tess-stage KEY=V,... (docs/tessera-sim.md "Tessellation"): the rest of the slices'
+// tessellation stage, for architecture studies: tg (patches per thread group), slots (shader
+// slots per slice), hs_base, hs_per_patch (HS cycles), ds_wave (DS cycles per 32-vertex wave),
+// rate (the throttle's R). The driver range-checks the values (encode_state).
+void apply_tess_stage(const std::string& option, const std::string& text, tessera::driver::TessellationState& t) {
+  if (text.empty()) return;
+  std::string item;
+  for (char c : text + ",") {
+    if (c != ',') {
+      item += c;
+      continue;
+    }
+    const std::size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq), val = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (eq == std::string::npos || val.empty() || val.size() > 6 || val.find_first_not_of("0123456789") != std::string::npos)
+      throw UsageError(fmt::format("{}: '{}' is not KEY=N (keys: tg, slots, hs_base, hs_per_patch, ds_wave, rate)", option,
+                                   item));
+    const auto v = static_cast<uint32_t>(std::stoul(val));
+    if (key == "tg") t.thread_group = v;
+    else if (key == "slots") t.slots = v;
+    else if (key == "hs_base") t.hs_base = v;
+    else if (key == "hs_per_patch") t.hs_per_patch = v;
+    else if (key == "ds_wave") t.ds_wave = v;
+    else if (key == "rate") t.rate = v;
+    else
+      throw UsageError(fmt::format("{}: unknown key '{}' (keys: tg, slots, hs_base, hs_per_patch, ds_wave, rate)", option, key));
+    item.clear();
+  }
+  try {
+    tessera::driver::PipelineState probe;
+    probe.tess = t;
+    tessera::driver::encode_state(probe, 16, 16);
+  } catch (const std::exception& e) {
+    throw UsageError(fmt::format("{} '{}': {}", option, text, e.what()));
+  }
+}
+
 struct RunArgs {
   std::string scene;
   std::optional<uint32_t> frames;
@@ -100,6 +137,7 @@ struct RunArgs {
   uint32_t subbatch = 256;
   std::string lrz = "on";
   std::string throttle = "source";
+  std::string tess_stage;
   uint32_t memory_mib = static_cast<uint32_t>(kDefaultGpuMemoryBytes >> 20);
   bool no_render = false;
   bool heatmaps = false;
@@ -680,6 +718,7 @@ int cmd_run(RunArgs a) {
   rc.subbatch = a.subbatch;
   rc.lrz = a.lrz == "on";
   rc.tess = throttle_state("--throttle", a.throttle);
+  apply_tess_stage("--tess-stage", a.tess_stage, rc.tess);
   rc.seed = a.seed;
   rc.bin_size = a.bin_size == 16 ? tessera::driver::BinSize::Px16
                                  : (a.bin_size == 64 ? tessera::driver::BinSize::Px64 : tessera::driver::BinSize::Px32);
@@ -777,6 +816,7 @@ int cmd_run(RunArgs a) {
                   {"subbatch", a.subbatch},
                   {"lrz", a.lrz},
                   {"throttle", a.throttle},
+                  {"tess_stage", a.tess_stage},
                   {"seed", a.seed},
                   {"memory_bytes", rc.memory_bytes},
                   {"render", renders},
@@ -923,7 +963,7 @@ struct BenchArgs {
   bool fst = false;
   std::string out = "tessera-bench";
   std::string slices = "1,2,4", mode = "pbb", bin_size = "32", distribution = "round-robin", subbatch = "256",
-              seed = "1", lrz = "on", throttle = "source";
+              seed = "1", lrz = "on", throttle = "source", tess_stage;
 };
 
 struct BenchPoint {
@@ -1010,6 +1050,10 @@ int cmd_bench(const BenchArgs& b) {
     throttle_state("--throttle", x);
     return x;
   });
+  {
+    tessera::driver::TessellationState probe;
+    apply_tess_stage("--tess-stage", b.tess_stage, probe);
+  }
   const std::string scene_path = b.scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : b.scene;
   require_utf8(b.out, "--out");
   const std::string gnuplot = find_gnuplot();
@@ -1082,6 +1126,7 @@ int cmd_bench(const BenchArgs& b) {
       rc.subbatch = p.subbatch;
       rc.lrz = p.lrz == "on";
       rc.tess = throttle_state("--throttle", p.throttle);
+      apply_tess_stage("--tess-stage", b.tess_stage, rc.tess);
       rc.cancel = &g_cancel;
       if (fst) {
         fs::create_directories(tmp);
@@ -1241,6 +1286,9 @@ int main(int argc, char** argv) {
   run->add_option("--throttle", a.throttle, "The slices' hull-shader launch throttle: off (greedy), source (the "
                                             "source's throttle) or cap:N (N thread groups in flight)")
       ->capture_default_str();
+  run->add_option("--tess-stage", a.tess_stage, "The slices' tessellation stage, KEY=N,...: tg (patches per thread "
+                                                "group), slots, hs_base, hs_per_patch, ds_wave, rate (default: the "
+                                                "GEOM TESS_* resets)");
   run->add_flag("--no-render", a.no_render, "Commands and statistics only, no PNG");
   run->add_flag("--heatmaps", a.heatmaps, "Per frame and pass: PNG heatmaps of primitives, cycles and memory bytes per "
                                           "bin and the tile ownership (gnuplot), and bins.csv (RTL)");
@@ -1273,6 +1321,7 @@ int main(int argc, char** argv) {
   bench->add_option("--subbatch", ba.subbatch, "Primitives per sub-batch (16..1024)")->capture_default_str();
   bench->add_option("--lrz", ba.lrz, "LRZ (on, off)")->capture_default_str();
   bench->add_option("--throttle", ba.throttle, "HS launch throttles (off, source, cap:N)")->capture_default_str();
+  bench->add_option("--tess-stage", ba.tess_stage, "One tessellation-stage setting for every run (KEY=N,...; see run)");
   bench->add_option("--seed", ba.seed, "Seeds")->capture_default_str();
   bench->add_flag("--fst", ba.fst, "Also measure the speed with an FST of the whole run");
 

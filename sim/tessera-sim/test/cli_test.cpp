@@ -264,6 +264,11 @@ TEST(Cli, BadInputIsRejectedClearly) {
       {"throttle cap 0", "--throttle cap:0", "", "--throttle: 'cap:0': the cap must be a whole number of thread groups in 1..31"},
       {"throttle cap above the field", "--throttle cap:32", "", "'cap:32': the cap must be"},
       {"throttle cap not a number", "--throttle cap:x", "", "'cap:x': the cap must be"},
+      {"tess-stage unknown key", "--tess-stage slots=8,warp=4", "", "--tess-stage: unknown key 'warp'"},
+      {"tess-stage not a number", "--tess-stage slots=many", "", "--tess-stage: 'slots=many' is not KEY=N"},
+      {"tess-stage slots out of range", "--tess-stage slots=40", "",
+       "tessellation slots 40 outside 2..16 (GEOM.TESS_SHADER.slots)"},
+      {"tess-stage DS latency out of range", "--tess-stage ds_wave=5000", "", "DS latency per wave 5000 outside 0..4095"},
   };
   for (const Bad& c : cases) {
     const fs::path out = d / "out";

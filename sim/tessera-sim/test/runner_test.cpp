@@ -528,6 +528,16 @@ TEST_P(RtlPatches, EqualTheReferenceRenderer) {
   EXPECT_EQ(t, *ref.frames[0].tess) << fmt::format("RTL patches/triangles/segments {}/{}/{}", t.patches, t.triangles,
                                                     t.isoline_segments);
   EXPECT_GT(t.triangles, 2 * t.patches) << "the factors should not all be 1";
+  EXPECT_GT(t.thread_groups, 0u);
+  // The tessellation stage's timing counters (RTL only): it was busy, and every thread group's
+  // HS took at least its register latency (60 + 10 per patch, +1: done the cycle after).
+  ASSERT_TRUE(rtl.frames[0].throttle.has_value());
+  EXPECT_FALSE(ref.frames[0].throttle.has_value());
+  const auto& th = *rtl.frames[0].throttle;
+  uint64_t busy = 0;
+  for (uint64_t c : th.in_flight) busy += c;
+  EXPECT_GT(busy, 0u) << "the stage's in-flight histogram counted no busy cycle";
+  EXPECT_GE(th.hs_latency_sum, t.thread_groups * (60 + 10 + 1));
   std::printf("patches, %u slice(s): %lu patches, %lu triangles, %lu cycles\n", slices,
               static_cast<unsigned long>(t.patches), static_cast<unsigned long>(t.triangles),
               static_cast<unsigned long>(rtl.frames[0].cycles));
