@@ -106,7 +106,8 @@ StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint3
                                                 TS_GEOM_TESS_THROTTLE_CAP_PUT(t.cap) |
                                                 TS_GEOM_TESS_THROTTLE_RATE_PUT(t.rate);
   g[geom_index(TS_GEOM_TESS_SHADER_OFFSET)] =
-      TS_GEOM_TESS_SHADER_TG_SIZE_PUT(t.thread_group) | TS_GEOM_TESS_SHADER_SLOTS_PUT(t.slots);
+      TS_GEOM_TESS_SHADER_TG_SIZE_PUT(t.thread_group) | TS_GEOM_TESS_SHADER_SLOTS_PUT(t.slots) |
+      TS_GEOM_TESS_SHADER_HOLD_PUT(t.hold_until_consumed ? 1u : 0u);
   g[geom_index(TS_GEOM_TESS_HS_LAT_OFFSET)] =
       TS_GEOM_TESS_HS_LAT_BASE_PUT(t.hs_base) | TS_GEOM_TESS_HS_LAT_PER_PATCH_PUT(t.hs_per_patch);
   g[geom_index(TS_GEOM_TESS_DS_LAT_OFFSET)] = TS_GEOM_TESS_DS_LAT_WAVE_PUT(t.ds_wave);

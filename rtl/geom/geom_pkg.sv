@@ -51,6 +51,7 @@ package geom_pkg;
     logic [3:0]  rate;
     logic [3:0]  tg_size;
     logic [4:0]  slots;
+    logic        hold;          // HS slot held until the group is consumed (else freed at HS done)
     logic [11:0] hs_base;
     logic [7:0]  hs_per_patch;
     logic [11:0] ds_lat;

@@ -104,6 +104,7 @@ module geom_regs #(
     tess_cfg_o.rate         = reg2hw.tess_throttle.rate;
     tess_cfg_o.tg_size      = reg2hw.tess_shader.tg_size;
     tess_cfg_o.slots        = reg2hw.tess_shader.slots;
+    tess_cfg_o.hold         = reg2hw.tess_shader.hold;
     tess_cfg_o.hs_base      = reg2hw.tess_hs_lat.base;
     tess_cfg_o.hs_per_patch = reg2hw.tess_hs_lat.per_patch;
     tess_cfg_o.ds_lat       = reg2hw.tess_ds_lat.wave;

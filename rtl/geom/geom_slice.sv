@@ -446,6 +446,7 @@ module geom_slice #(
     .clk_i, .rst_ni,
     .mode_i(tess_cfg_i.mode), .cap_i(tess_cfg_i.cap),
     .rate_i(tess_cfg_i.rate), .tg_size_i(tess_cfg_i.tg_size), .slots_i(tess_cfg_i.slots),
+    .hold_i(tess_cfg_i.hold),
     .hs_base_i(tess_cfg_i.hs_base), .hs_per_patch_i(tess_cfg_i.hs_per_patch),
     .ds_lat_i(tess_cfg_i.ds_lat),
     .in_valid_i(col_full_q), .in_ready_o(st_in_ready), .in_kind_i(col_kind_q),

@@ -17,8 +17,9 @@
 //   closes a partial one) -> launch (throttle grant + a free slot, one kept for the DS) ->
 //   HS for hs_base_i + hs_per_patch_i x patches cycles (hs_done in launch order) -> the
 //   throttle forwards the group, parses its factors and fills FIFO 415 -> the distributor
-//   hands each patch to the tessellator (its in_ready is the FIFO's read enable) and the
-//   group's slot is freed once the tessellator has taken its last patch.
+//   hands each patch to the tessellator (its in_ready is the FIFO's read enable). The group's
+//   slot is freed once the tessellator has taken its last patch (hold_i, latched per group at
+//   its launch: the HS output lives in the slot), or when its HS is done (!hold_i).
 //   TESS vertices -> [vertex FIFO] in DS waves of 32 vertices (a patch's end closes a wave);
 //   a wave waits for a slot (DS before HS), holds it ds_lat_i cycles, then its vertices
 //   leave for TSEFE_S in order; the slot is freed with the wave's last vertex.
@@ -47,6 +48,7 @@ module tess_stage #(
   input  logic [3:0]                rate_i,
   input  logic [3:0]                tg_size_i,       // patches per thread group, 0 acts as 1
   input  logic [4:0]                slots_i,         // pool size: 0 or above SLOTS acts as SLOTS, below 2 as 2
+  input  logic                      hold_i,          // 1: an HS slot is held until its group is consumed
   input  logic [11:0]               hs_base_i,
   input  logic [7:0]                hs_per_patch_i,
   input  logic [11:0]               ds_lat_i,
@@ -130,22 +132,26 @@ module tess_stage #(
   // ---- thread groups: ring of patch counts (closed -> launched -> consumed) -----------------
   // A group has at least one patch, so PATCH_CAP entries never overflow.
   logic [PATCH_CAP*4-1:0] grp_n_q, grp_n_d;
+  logic [PATCH_CAP-1:0]   grp_hold_q, grp_hold_d;                // hold_i at the group's launch
   logic [GPtrW-1:0]       gw_q, gw_d, gl_q, gl_d, gc_q, gc_d;   // close, launch, consume
   logic [GPtrW:0]         gclosed_q, gclosed_d;                 // closed, not launched
   logic [GPtrW:0]         gheld_q, gheld_d;                     // launched, not consumed
   logic [3:0]             open_n_q, open_n_d;                   // patches of the open group
   logic [3:0]             cons_n_q, cons_n_d;                   // patches taken of group gc
   logic [3:0]             open_new, grp_launch_n, grp_cons_n;
+  logic                   grp_cons_hold;
   logic                   close;
   assign open_new = open_n_q + 4'(in_go);
   // >=: a tg_size lowered while a group is open closes it at once (== would let it run past)
   assign close    = (open_new != 4'd0) && (open_new >= tg_size || close_i);
   always_comb begin
-    grp_launch_n = '0;
-    grp_cons_n   = '0;
+    grp_launch_n  = '0;
+    grp_cons_n    = '0;
+    grp_cons_hold = 1'b0;
     for (int unsigned e = 0; e < PATCH_CAP; e++) begin
-      grp_launch_n |= (32'(gl_q) == e) ? grp_n_q[e*4 +: 4] : 4'd0;
-      grp_cons_n   |= (32'(gc_q) == e) ? grp_n_q[e*4 +: 4] : 4'd0;
+      grp_launch_n  |= (32'(gl_q) == e) ? grp_n_q[e*4 +: 4] : 4'd0;
+      grp_cons_n    |= (32'(gc_q) == e) ? grp_n_q[e*4 +: 4] : 4'd0;
+      grp_cons_hold |= (32'(gc_q) == e) && grp_hold_q[e];
     end
   end
 
@@ -185,18 +191,22 @@ module tess_stage #(
   // running HS thread groups, in launch order: cycles left and launch time
   logic [TG_DEPTH*13-1:0] hs_left_q, hs_left_d;
   logic [TG_DEPTH*16-1:0] hs_t0_q, hs_t0_d;
+  logic [TG_DEPTH-1:0]    hs_hold_q, hs_hold_d;                  // hold_i at the launch
   logic [HPtrW-1:0]       hw_q, hw_d, hr_q, hr_d;
   logic [HPtrW:0]         hcnt_q, hcnt_d;
   logic [15:0]            now_q, now_d;
   logic [12:0]            hs_lat, hs_head_left;
   logic [15:0]            hs_head_t0;
+  logic                   hs_head_hold;
   assign hs_lat = 13'(hs_base_i) + 13'(hs_per_patch_i) * 13'(grp_launch_n);
   always_comb begin
     hs_head_left = '0;
     hs_head_t0   = '0;
+    hs_head_hold = 1'b0;
     for (int unsigned e = 0; e < TG_DEPTH; e++) begin
       hs_head_left |= (32'(hr_q) == e) ? hs_left_q[e*13 +: 13] : 13'd0;
       hs_head_t0   |= (32'(hr_q) == e) ? hs_t0_q[e*16 +: 16] : 16'd0;
+      hs_head_hold |= (32'(hr_q) == e) && hs_hold_q[e];
     end
   end
   assign hs_done = (hcnt_q != '0) && (hs_head_left == '0);
@@ -213,7 +223,10 @@ module tess_stage #(
   assign ts_f2_o    = thr_patch.f2;
   assign take       = thr_pv && ts_ready_i;
   assign pr_pop     = take;
-  assign hs_release = take && (cons_n_q + 4'd1 == grp_cons_n);
+  assign hs_release = take && (cons_n_q + 4'd1 == grp_cons_n);   // the group is consumed
+  // the group's slot: freed at consumption (held) or when its HS is done
+  logic [1:0] hs_free_n;
+  assign hs_free_n = 2'(hs_release && grp_cons_hold) + 2'(hs_done && !hs_head_hold);
 
   // ---- DS waves ----------------------------------------------------------------------------
   logic             vq_wready, vq_rvalid, vq_pop;
@@ -264,7 +277,9 @@ module tess_stage #(
     gheld_d    = gheld_q + (GPtrW+1)'(launch) - (GPtrW+1)'(hs_release);
     open_n_d   = close ? 4'd0 : open_new;
     cons_n_d   = cons_n_q;
-    hs_slots_d = hs_slots_q + SlotW'(launch) - SlotW'(hs_release);
+    hs_slots_d = hs_slots_q + SlotW'(launch) - SlotW'(hs_free_n);
+    grp_hold_d = grp_hold_q;
+    hs_hold_d  = hs_hold_q;
     ds_slots_d = ds_slots_q + SlotW'(ds_grant) - SlotW'(ds_release);
     hs_left_d  = hs_left_q;
     hs_t0_d    = hs_t0_q;
@@ -289,6 +304,7 @@ module tess_stage #(
     if (hs_release) gc_d = gc_q + GPtrW'(1);
     for (int unsigned e = 0; e < PATCH_CAP; e++) begin
       if (close && 32'(gw_q) == e) grp_n_d[e*4 +: 4] = open_new;
+      if (launch && 32'(gl_q) == e) grp_hold_d[e] = hold_i;
     end
 
     // HS entries count down; a launch loads the next one
@@ -297,6 +313,7 @@ module tess_stage #(
       if (launch && 32'(hw_q) == e) begin
         hs_left_d[e*13 +: 13] = hs_lat;
         hs_t0_d[e*16 +: 16]   = now_q;
+        hs_hold_d[e]          = hold_i;
       end
     end
     if (launch) hw_d = hw_q + HPtrW'(1);
@@ -316,6 +333,8 @@ module tess_stage #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       grp_n_q    <= '0;
+      grp_hold_q <= '0;
+      hs_hold_q  <= '0;
       gw_q       <= '0;
       gl_q       <= '0;
       gc_q       <= '0;
@@ -343,6 +362,8 @@ module tess_stage #(
       on_q       <= '0;
     end else begin
       grp_n_q    <= grp_n_d;
+      grp_hold_q <= grp_hold_d;
+      hs_hold_q  <= hs_hold_d;
       gw_q       <= gw_d;
       gl_q       <= gl_d;
       gc_q       <= gc_d;
@@ -406,7 +427,9 @@ module tess_stage #(
   `ASSERT(WaveOutGranted_A, vq_pop |-> wcnt_q != wpend_q)
   `ASSERT(WaveSize_A, wave_close |-> 32'(wn_q) < Wave)
   // every slot is a launched, unconsumed thread group's or a granted, unfinished wave's
-  `ASSERT(SlotsBalanced_A, 32'(hs_slots_q) == 32'(gheld_q) &&
+  `ASSERT(SlotsBalanced_A, 32'(hs_slots_q) <= 32'(gheld_q) &&
                            32'(ds_slots_q) == 32'(wcnt_q) - 32'(wpend_q))
+  // an HS slot is freed only once, by its group: at HS done or at consumption, never both
+  `ASSERT(HsFreeHeld_A, 32'(hs_free_n) <= 32'(hs_slots_q))
 
 endmodule

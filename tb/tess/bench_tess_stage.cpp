@@ -76,9 +76,9 @@ struct Knobs {
 };
 
 std::string show(const TessStageRegs& r) {
-  return fmt::format("mode {} cap {} rate {} tg_size {} slots {} hs_base {} hs_per_patch {} ds_lat {}",
-                     static_cast<unsigned>(r.mode), r.cap, r.rate, r.tg_size, r.slots, r.hs_base, r.hs_per_patch,
-                     r.ds_lat);
+  return fmt::format("mode {} cap {} rate {} tg_size {} slots {} hold {} hs_base {} hs_per_patch {} ds_lat {}",
+                     static_cast<unsigned>(r.mode), r.cap, r.rate, r.tg_size, r.slots, r.hold ? 1 : 0, r.hs_base,
+                     r.hs_per_patch, r.ds_lat);
 }
 
 template <std::size_t N, class W>
@@ -248,6 +248,7 @@ class Bench {
     dut_->rate_i = r.rate;
     dut_->tg_size_i = r.tg_size;
     dut_->slots_i = r.slots;
+    dut_->hold_i = r.hold ? 1 : 0;
     dut_->hs_base_i = static_cast<std::uint16_t>(r.hs_base);
     dut_->hs_per_patch_i = r.hs_per_patch;
     dut_->ds_lat_i = static_cast<std::uint16_t>(r.ds_lat);
@@ -499,6 +500,7 @@ TessStageRegs random_regs() {
   r.hs_base = static_cast<unsigned>(tb::chance(0.05) ? tb::randint(0, 4095) : tb::randint(0, 200));
   r.hs_per_patch = static_cast<unsigned>(tb::chance(0.05) ? tb::randint(0, 255) : tb::randint(0, 30));
   r.ds_lat = static_cast<unsigned>(tb::randint(0, 300));
+  r.hold = tb::chance(0.5);
   return r;
 }
 

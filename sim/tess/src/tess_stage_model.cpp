@@ -26,6 +26,7 @@ void TessStageModel::reset() {
   open_n_ = 0;
   closed_.clear();
   held_.clear();
+  held_hold_.clear();
   cons_n_ = 0;
   meta_ = 0;
   running_.clear();
@@ -136,27 +137,35 @@ TessStageOutputs TessStageModel::clock(const TessStageInputs& in) {
     const unsigned n = closed_.front();
     closed_.pop_front();
     held_.push_back(n);
+    held_hold_.push_back(r.hold);
     const unsigned lat = (r.hs_base + r.hs_per_patch * n) & 0x1FFF;
-    running_.push_back(Hs{now_ + 1 + lat, now_});
+    running_.push_back(Hs{now_ + 1 + lat, now_, r.hold});
     o.launch_npatch = n;
     ++meta_;
   }
   if (close) closed_.push_back(open_new);
   open_n_ = close ? 0 : open_new;
-  if (hs_done) running_.pop_front();
+  // the group's slot: freed when its HS is done (hold 0) or when it is consumed (hold 1)
+  unsigned hs_free = 0;
+  if (hs_done) {
+    if (!running_.front().hold) ++hs_free;
+    running_.pop_front();
+  }
   if (t.forward) --meta_;
   if (tf_pop) tf_.pop_front();
   if (take) {
     tp_tok_ = pram_.front().tok;
     pram_.pop_front();
     if (hs_release) {
+      if (held_hold_.front()) ++hs_free;
       held_.pop_front();
+      held_hold_.pop_front();
       cons_n_ = 0;
     } else {
       ++cons_n_;
     }
   }
-  hs_slots_ = hs_slots_ + (launch ? 1U : 0U) - (hs_release ? 1U : 0U);
+  hs_slots_ = hs_slots_ + (launch ? 1U : 0U) - hs_free;
   ds_slots_ = ds_slots_ + (ds_grant ? 1U : 0U) - (ds_release ? 1U : 0U);
   // the grant goes to the oldest formed wave (not to one forming this cycle)
   if (ds_grant) {

@@ -95,8 +95,8 @@ void apply_tess_stage(const std::string& option, const std::string& text, tesser
     const std::size_t eq = item.find('=');
     const std::string key = item.substr(0, eq), val = eq == std::string::npos ? "" : item.substr(eq + 1);
     if (eq == std::string::npos || val.empty() || val.size() > 6 || val.find_first_not_of("0123456789") != std::string::npos)
-      throw UsageError(fmt::format("{}: '{}' is not KEY=N (keys: tg, slots, hs_base, hs_per_patch, ds_wave, rate)", option,
-                                   item));
+      throw UsageError(fmt::format("{}: '{}' is not KEY=N (keys: tg, slots, hs_base, hs_per_patch, ds_wave, rate, hold)",
+                                   option, item));
     const auto v = static_cast<uint32_t>(std::stoul(val));
     if (key == "tg") t.thread_group = v;
     else if (key == "slots") t.slots = v;
@@ -104,8 +104,10 @@ void apply_tess_stage(const std::string& option, const std::string& text, tesser
     else if (key == "hs_per_patch") t.hs_per_patch = v;
     else if (key == "ds_wave") t.ds_wave = v;
     else if (key == "rate") t.rate = v;
+    else if (key == "hold" && v <= 1) t.hold_until_consumed = v == 1;
     else
-      throw UsageError(fmt::format("{}: unknown key '{}' (keys: tg, slots, hs_base, hs_per_patch, ds_wave, rate)", option, key));
+      throw UsageError(fmt::format("{}: unknown key '{}' or value out of range (keys: tg, slots, hs_base, hs_per_patch, "
+                                   "ds_wave, rate, hold 0|1)", option, key));
     item.clear();
   }
   try {

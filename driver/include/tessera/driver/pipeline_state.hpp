@@ -46,6 +46,9 @@ struct TessellationState {
   uint32_t rate = TS_GEOM_TESS_THROTTLE_RATE_RESET;            // R, primitives per clock, 1..15
   uint32_t thread_group = TS_GEOM_TESS_SHADER_TG_SIZE_RESET;   // patches per HS thread group, 1..15
   uint32_t slots = TS_GEOM_TESS_SHADER_SLOTS_RESET;            // shader slots per slice, 2..16
+  // An HS thread group keeps its slot until the tessellator has taken its patches (else it is
+  // freed when the HS is done).
+  bool hold_until_consumed = TS_GEOM_TESS_SHADER_HOLD_RESET != 0;
   uint32_t hs_base = TS_GEOM_TESS_HS_LAT_BASE_RESET;           // HS cycles per thread group
   uint32_t hs_per_patch = TS_GEOM_TESS_HS_LAT_PER_PATCH_RESET; // ... plus per patch
   uint32_t ds_wave = TS_GEOM_TESS_DS_LAT_WAVE_RESET;           // DS cycles per wave of 32 vertices

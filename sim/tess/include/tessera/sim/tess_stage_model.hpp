@@ -57,6 +57,7 @@ struct TessStageRegs {
   unsigned hs_base = 0;        // 12 bits
   unsigned hs_per_patch = 0;   // 8 bits
   unsigned ds_lat = 0;         // 12 bits
+  bool hold = true;            // an HS slot held until its group is consumed (else freed at HS done)
 };
 
 using ControlPoints = std::array<std::uint32_t, 16>;   // 512 bits, least significant word first
@@ -131,6 +132,7 @@ class TessStageModel {
   struct Hs {
     std::uint64_t done_at = 0;   // first cycle its countdown shows 0
     std::uint64_t t0 = 0;        // launch cycle
+    bool hold = true;            // TESS_SHADER.hold at the launch
   };
   struct Wave {
     unsigned n = 0;              // vertices
@@ -146,6 +148,7 @@ class TessStageModel {
   unsigned open_n_ = 0;                  // patches of the open group
   std::deque<unsigned> closed_;          // closed, not launched (patch counts)
   std::deque<unsigned> held_;            // launched, not consumed (front: being consumed)
+  std::deque<bool> held_hold_;           // ... TESS_SHADER.hold at each one's launch
   unsigned cons_n_ = 0;                  // patches taken of held_.front()
   unsigned meta_ = 0;                    // launched, not forwarded (the throttle's buffer)
   std::deque<Hs> running_;               // HS not done, launch order
