@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tessera/driver/error.hpp"
@@ -126,6 +127,46 @@ StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint3
   r.raster_bin = TS_RASTER_BIN_SIZE_PUT(static_cast<uint32_t>(s.bin_size));
   r.raster_lrz = TS_RASTER_LRZ_ENABLE_PUT(s.lrz ? 1u : 0u);
   return r;
+}
+
+GeomStateReader::GeomStateReader() {
+  regs_[geom_index(TS_GEOM_VP_SCALE_X_OFFSET)] = TS_GEOM_VP_SCALE_X_RESET;
+  regs_[geom_index(TS_GEOM_VP_SCALE_Y_OFFSET)] = TS_GEOM_VP_SCALE_Y_RESET;
+  regs_[geom_index(TS_GEOM_VP_OFFSET_X_OFFSET)] = TS_GEOM_VP_OFFSET_X_RESET;
+  regs_[geom_index(TS_GEOM_VP_OFFSET_Y_OFFSET)] = TS_GEOM_VP_OFFSET_Y_RESET;
+  regs_[geom_index(TS_GEOM_CULL_OFFSET)] = TS_GEOM_CULL_RESET;
+  regs_[geom_index(TS_GEOM_TILE_OFFSET)] = TS_GEOM_TILE_RESET;
+  regs_[geom_index(TS_GEOM_RT_SIZE_OFFSET)] = TS_GEOM_RT_SIZE_RESET;
+  regs_[geom_index(TS_GEOM_SUBBATCH_OFFSET)] = TS_GEOM_SUBBATCH_RESET;
+  regs_[geom_index(TS_GEOM_DIST_OFFSET)] = TS_GEOM_DIST_RESET;
+  regs_[geom_index(TS_GEOM_TESS_THROTTLE_OFFSET)] = TS_GEOM_TESS_THROTTLE_RESET;
+  regs_[geom_index(TS_GEOM_TESS_SHADER_OFFSET)] = TS_GEOM_TESS_SHADER_RESET;
+  regs_[geom_index(TS_GEOM_TESS_HS_LAT_OFFSET)] = TS_GEOM_TESS_HS_LAT_RESET;
+  regs_[geom_index(TS_GEOM_TESS_DS_LAT_OFFSET)] = TS_GEOM_TESS_DS_LAT_RESET;
+}
+
+void GeomStateReader::write(uint32_t addr, uint32_t value) {
+  if (addr < StateRegisters::kGeomFirst || addr % 4 != 0) return;
+  const uint32_t i = (addr - StateRegisters::kGeomFirst) / 4;
+  if (i < regs_.size()) regs_[i] = value;
+}
+
+uint32_t GeomStateReader::get(uint32_t geom_offset) const { return regs_[geom_index(geom_offset)]; }
+int32_t GeomStateReader::scale_x() const { return static_cast<int32_t>(get(TS_GEOM_VP_SCALE_X_OFFSET)); }
+int32_t GeomStateReader::scale_y() const { return static_cast<int32_t>(get(TS_GEOM_VP_SCALE_Y_OFFSET)); }
+int32_t GeomStateReader::offset_x() const { return static_cast<int32_t>(get(TS_GEOM_VP_OFFSET_X_OFFSET)); }
+int32_t GeomStateReader::offset_y() const { return static_cast<int32_t>(get(TS_GEOM_VP_OFFSET_Y_OFFSET)); }
+CullMode GeomStateReader::cull_mode() const {
+  return static_cast<CullMode>(TS_GEOM_CULL_MODE_GET(get(TS_GEOM_CULL_OFFSET)));
+}
+FrontFace GeomStateReader::front_face() const {
+  return TS_GEOM_CULL_FRONT_CW_GET(get(TS_GEOM_CULL_OFFSET)) ? FrontFace::Clockwise : FrontFace::CounterClockwise;
+}
+uint32_t GeomStateReader::subbatch() const {
+  return std::clamp<uint32_t>(TS_GEOM_SUBBATCH_SIZE_GET(get(TS_GEOM_SUBBATCH_OFFSET)), 16, 1024);
+}
+uint32_t GeomStateReader::thread_group() const {
+  return std::max<uint32_t>(1, TS_GEOM_TESS_SHADER_TG_SIZE_GET(get(TS_GEOM_TESS_SHADER_OFFSET)));
 }
 
 StateGroup geom_group(unsigned i) {

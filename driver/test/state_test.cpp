@@ -93,6 +93,51 @@ TEST(PipelineStateEncoding, OutOfRangeValuesAreRefused) {
   refused(state_with([](PipelineState& s) { s.viewport = Viewport{40000.0, 1.0, 0.0, 0.0}; }));
   refused(PipelineState{}, 0, 16);
   refused(PipelineState{}, 16, 4096);
+  // the tessellation stage (GEOM.TESS_*)
+  refused(state_with([](PipelineState& s) { s.tess.cap = 0; }));
+  refused(state_with([](PipelineState& s) { s.tess.cap = TessellationState::kMaxCap + 1; }));
+  refused(state_with([](PipelineState& s) { s.tess.rate = 16; }));
+  refused(state_with([](PipelineState& s) { s.tess.thread_group = 16; }));
+  refused(state_with([](PipelineState& s) { s.tess.slots = 1; }));
+  refused(state_with([](PipelineState& s) { s.tess.slots = 17; }));
+  refused(state_with([](PipelineState& s) { s.tess.hs_base = 4096; }));
+  refused(state_with([](PipelineState& s) { s.tess.hs_per_patch = 256; }));
+  refused(state_with([](PipelineState& s) { s.tess.ds_wave = 4096; }));
+}
+
+// Catches: a field of the tessellation registers at the wrong bit, and GeomStateReader (the
+// reference pipeline's view of the GEOM state) disagreeing with encode_state: the two are
+// each other's inverse for what the geometry front end reads, with asymmetric values.
+TEST(PipelineStateEncoding, TessellationFieldsAndGeomStateReaderRoundTrip) {
+  PipelineState s = asymmetric_state();
+  s.tess = TessellationState{ThrottleMode::Cap, 5, 3, 7, 9, false, 123, 45, 678};
+  const StateRegisters r = encode_state(s, 320, 200);
+  EXPECT_EQ(r.geom[geom_index(TS_GEOM_TESS_THROTTLE_OFFSET)],
+            (TS_TESS_THROTTLE_MODE_CAP << TS_GEOM_TESS_THROTTLE_MODE_LSB) | (5u << TS_GEOM_TESS_THROTTLE_CAP_LSB) |
+                (3u << TS_GEOM_TESS_THROTTLE_RATE_LSB));
+  EXPECT_EQ(r.geom[geom_index(TS_GEOM_TESS_SHADER_OFFSET)],
+            (7u << TS_GEOM_TESS_SHADER_TG_SIZE_LSB) | (9u << TS_GEOM_TESS_SHADER_SLOTS_LSB));
+  EXPECT_EQ(r.geom[geom_index(TS_GEOM_TESS_HS_LAT_OFFSET)],
+            (123u << TS_GEOM_TESS_HS_LAT_BASE_LSB) | (45u << TS_GEOM_TESS_HS_LAT_PER_PATCH_LSB));
+  EXPECT_EQ(r.geom[geom_index(TS_GEOM_TESS_DS_LAT_OFFSET)], 678u << TS_GEOM_TESS_DS_LAT_WAVE_LSB);
+
+  GeomStateReader fresh;  // unwritten: the resets
+  EXPECT_EQ(fresh.scale_x(), 1 << 16);
+  EXPECT_EQ(fresh.cull_mode(), CullMode::None);
+  EXPECT_EQ(fresh.subbatch(), TS_GEOM_SUBBATCH_RESET);
+  EXPECT_EQ(fresh.thread_group(), TS_GEOM_TESS_SHADER_TG_SIZE_RESET);
+
+  GeomStateReader g;
+  for (unsigned i = 0; i < r.geom.size(); ++i) g.write(StateRegisters::kGeomFirst + 4 * i, r.geom[i]);
+  g.write(StateRegisters::kRasterFirst, 0xffffffffu);  // another block's register: ignored
+  EXPECT_EQ(g.scale_x(), 98304);    // 1.5 in s15.16
+  EXPECT_EQ(g.scale_y(), 16384);    // 0.25
+  EXPECT_EQ(g.offset_x(), 1608);    // 100.5 px in 1/16
+  EXPECT_EQ(g.offset_y(), -52);     // -3.25 px
+  EXPECT_EQ(g.cull_mode(), CullMode::Front);
+  EXPECT_EQ(g.front_face(), FrontFace::Clockwise);
+  EXPECT_EQ(g.subbatch(), 100u);
+  EXPECT_EQ(g.thread_group(), 7u);
 }
 
 // A UMD whose render passes need no visibility buffer (single-level only).

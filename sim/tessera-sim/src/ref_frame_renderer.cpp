@@ -23,22 +23,22 @@ int32_t sat20(int64_t v) {
 
 // The viewport transform of the geometry slices (docs/geometry.md "VS"): 12.4 x signed 15.16,
 // exact product, arithmetic shift, plus the 28.4 offset, saturated to signed 20 bits.
-int32_t viewport(int16_t x, uint32_t scale, uint32_t offset) {
-  const int64_t prod = static_cast<int64_t>(x) * static_cast<int32_t>(scale);
-  return sat20((prod >> 16) + static_cast<int32_t>(offset));
+int32_t viewport(int16_t x, int32_t scale, int32_t offset) {
+  const int64_t prod = static_cast<int64_t>(x) * scale;
+  return sat20((prod >> 16) + offset);
 }
 
 // The geometry front end's cull (docs/geometry.md "TSEFE_S"), in this order: zero area,
 // facing, off screen. true = the triangle is discarded.
-bool culled(const raster::Triangle& t, uint32_t cull, uint32_t width, uint32_t height) {
+bool culled(const raster::Triangle& t, const driver::GeomStateReader& g, uint32_t width, uint32_t height) {
   const int64_t x0 = t.v[0].x, y0 = t.v[0].y, x1 = t.v[1].x, y1 = t.v[1].y, x2 = t.v[2].x, y2 = t.v[2].y;
   const int64_t area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
   if (area == 0) return true;
   const bool ccw = area > 0;
-  const bool front = TS_GEOM_CULL_FRONT_CW_GET(cull) ? !ccw : ccw;
-  const uint32_t mode = TS_GEOM_CULL_MODE_GET(cull);
-  if (mode == TS_CULL_MODE_BACK && !front) return true;
-  if (mode == TS_CULL_MODE_FRONT && front) return true;
+  const bool front = g.front_face() == driver::FrontFace::Clockwise ? !ccw : ccw;
+  const driver::CullMode mode = g.cull_mode();
+  if (mode == driver::CullMode::Back && !front) return true;
+  if (mode == driver::CullMode::Front && front) return true;
   const int64_t px0 = std::min({x0, x1, x2}) >> 4, px1 = std::max({x0, x1, x2}) >> 4;
   const int64_t py0 = std::min({y0, y1, y2}) >> 4, py1 = std::max({y0, y1, y2}) >> 4;
   return px1 < 0 || py1 < 0 || px0 >= static_cast<int64_t>(width) || py0 >= static_cast<int64_t>(height);
@@ -51,25 +51,12 @@ bool in_raster_block(uint32_t addr) { return addr >= TS_RASTER_BASE_ADDR && addr
 RefFrameRenderer::RefFrameRenderer() = default;
 RefFrameRenderer::~RefFrameRenderer() = default;
 
-uint32_t RefFrameRenderer::reg(uint32_t addr) const {
-  if (auto it = regs_.find(addr); it != regs_.end()) return it->second;
-  switch (addr) {  // the reset values of the registers the draw path reads
-    case TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET: return TS_GEOM_VP_SCALE_X_RESET;
-    case TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_Y_OFFSET: return TS_GEOM_VP_SCALE_Y_RESET;
-    case TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_X_OFFSET: return TS_GEOM_VP_OFFSET_X_RESET;
-    case TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_Y_OFFSET: return TS_GEOM_VP_OFFSET_Y_RESET;
-    case TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSET: return TS_GEOM_CULL_RESET;
-    case TS_GEOM_BASE_ADDR + TS_GEOM_SUBBATCH_OFFSET: return TS_GEOM_SUBBATCH_RESET;
-    case TS_GEOM_BASE_ADDR + TS_GEOM_TESS_SHADER_OFFSET: return TS_GEOM_TESS_SHADER_RESET;
-    default: return 0;
-  }
-}
-
 void RefFrameRenderer::execute(const driver::PipeCommand& cmd, SparseMemory& memory) {
   switch (cmd.opcode) {
     case TS_OP_SET_REGS: {
       const uint32_t addr = cmd.args.at(0), value = cmd.args.at(1);
       regs_[addr] = value;
+      geom_.write(addr, value);
       if (pass_renderer_ && in_raster_block(addr)) pass_renderer_->set_reg(addr - TS_RASTER_BASE_ADDR, value);
       break;
     }
@@ -116,9 +103,7 @@ void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
   const uint32_t count = TS_PKT_DRAW_COUNT_GET(cmd.args.at(TS_PKT_DRAW_COUNT_DW));
   const uint32_t vaddr = TS_PKT_DRAW_VERTEX_ADDR_GET(cmd.args.at(TS_PKT_DRAW_VERTEX_ADDR_DW));
   const uint32_t iaddr = TS_PKT_DRAW_INDEX_ADDR_GET(cmd.args.at(TS_PKT_DRAW_INDEX_ADDR_DW));
-  const uint32_t sx = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_X_OFFSET), sy = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_SCALE_Y_OFFSET);
-  const uint32_t ox = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_X_OFFSET), oy = reg(TS_GEOM_BASE_ADDR + TS_GEOM_VP_OFFSET_Y_OFFSET);
-  const uint32_t cull = reg(TS_GEOM_BASE_ADDR + TS_GEOM_CULL_OFFSET);
+  const int32_t sx = geom_.scale_x(), sy = geom_.scale_y(), ox = geom_.offset_x(), oy = geom_.offset_y();
   // Index position k -> the screen-space vertex (the geometry slice's VS: fetch, viewport).
   auto vertex = [&](uint32_t k) {
     uint32_t idx = k;  // non-indexed
@@ -137,14 +122,14 @@ void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
     return o;
   };
   if (patch) {
-    draw_patches(cmd, mem, topo, count, vertex, cull);
+    draw_patches(cmd, mem, topo, count, vertex);
     return;
   }
   for (uint32_t k = 0; k + 2 < count; k += 3) {
     raster::Triangle t;
     t.prim_id = k / 3;
     for (unsigned i = 0; i < 3; ++i) t.v[i] = vertex(k + i);
-    if (culled(t, cull, width_, height_)) continue;
+    if (culled(t, geom_, width_, height_)) continue;
     pass_renderer_->triangle(t);
     ++tris_;
   }
@@ -155,7 +140,7 @@ void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
 // tessellate() turns them into triangles (patch order, then tessellator order) that take the
 // list triangles' way: cull, then the raster reference. Isolines are counted, not drawn.
 void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory& mem, uint32_t topo, uint32_t count,
-                                    const std::function<raster::Vertex(uint32_t)>& vertex, uint32_t cull) {
+                                    const std::function<raster::Vertex(uint32_t)>& vertex) {
   const uint32_t tf_addr = TS_PKT_DRAW_TF_ADDR_GET(cmd.args.at(TS_PKT_DRAW_TF_ADDR_DW));
   const PatchKind kind =
       topo == TS_TOPOLOGY_PATCH_QUAD ? PatchKind::Quad : (topo == TS_TOPOLOGY_PATCH_TRI ? PatchKind::Tri : PatchKind::Isoline);
@@ -164,8 +149,7 @@ void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory
   // HS thread groups: PC_US cuts the draw into sub-batches of GEOM.SUBBATCH patches (16..1024)
   // and the slice groups a sub-batch's patches by GEOM.TESS_SHADER.tg_size (0 acts as 1), a
   // sub-batch's end closing a partial group (docs/tessellation.md "The slice's tessellation stage").
-  const uint32_t sb = std::clamp<uint32_t>(TS_GEOM_SUBBATCH_SIZE_GET(reg(TS_GEOM_BASE_ADDR + TS_GEOM_SUBBATCH_OFFSET)), 16, 1024);
-  const uint32_t tg = std::max<uint32_t>(1, TS_GEOM_TESS_SHADER_TG_SIZE_GET(reg(TS_GEOM_BASE_ADDR + TS_GEOM_TESS_SHADER_OFFSET)));
+  const uint32_t sb = geom_.subbatch(), tg = geom_.thread_group();
   for (uint32_t first = 0; first < count / ncp; first += sb) {
     const uint32_t n = std::min(sb, count / ncp - first);
     tess_.thread_groups += (n + tg - 1) / tg;
@@ -211,7 +195,7 @@ void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory
         t.v[i].u = s.u;
         t.v[i].v = s.v;
       }
-      if (culled(t, cull, width_, height_)) continue;
+      if (culled(t, geom_, width_, height_)) continue;
       pass_renderer_->triangle(t);
       ++tris_;
     }

@@ -141,6 +141,28 @@ constexpr unsigned tile_owner(unsigned slices, uint32_t tx, uint32_t ty) {
   return slices ? static_cast<unsigned>((tx + ty * TS_GEOM_TILE_SKEW_RESET) % slices) : 0;
 }
 
+// The GEOM draw state as SET_REGS writes left it, decoded the way the geometry front end uses
+// it (docs/geometry.md): the inverse of encode_state() for models that execute command streams
+// (tessera-sim's reference pipeline), so that they name no register offset or field. A register
+// never written reads as its reset.
+class GeomStateReader {
+ public:
+  GeomStateReader();
+  // A SET_REGS write of `value` to GPU byte address `addr`; addresses outside the GEOM state
+  // run are ignored.
+  void write(uint32_t addr, uint32_t value);
+  // Viewport (GEOM.VP_*): scale s15.16, offset in 1/16 pixel, as the VS applies them.
+  int32_t scale_x() const, scale_y() const, offset_x() const, offset_y() const;
+  CullMode cull_mode() const;
+  FrontFace front_face() const;
+  uint32_t subbatch() const;       // GEOM.SUBBATCH as PC_US clamps it: 16..1024
+  uint32_t thread_group() const;   // GEOM.TESS_SHADER.tg_size as the slices use it: 0 acts as 1
+
+ private:
+  uint32_t get(uint32_t geom_offset) const;
+  std::array<uint32_t, StateRegisters::kGeomCount> regs_{};
+};
+
 // The state groups set_state() rewrites as a unit: a group is written when any of its registers
 // changes (a texture binding is TEX_CTRL and TEX_BASE together). Index: the register's position
 // in StateRegisters::geom / raster.

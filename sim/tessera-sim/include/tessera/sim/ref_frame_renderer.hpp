@@ -26,6 +26,7 @@
 #include <memory>
 #include <string_view>
 
+#include "tessera/driver/pipeline_state.hpp"
 #include "tessera/sim/frame_renderer.hpp"
 
 namespace tessera::sim {
@@ -55,10 +56,10 @@ class RefFrameRenderer final : public FrameRenderer {
  private:
   void draw(const driver::PipeCommand& cmd, SparseMemory& memory);
   void draw_patches(const driver::PipeCommand& cmd, SparseMemory& memory, uint32_t topology, uint32_t count,
-                    const std::function<raster::Vertex(uint32_t)>& vertex, uint32_t cull);
-  uint32_t reg(uint32_t addr) const;
+                    const std::function<raster::Vertex(uint32_t)>& vertex);
 
   std::map<uint32_t, uint32_t> regs_;  // host-port address -> last value SET_REGS wrote
+  driver::GeomStateReader geom_;       // the GEOM draw state those writes set
   std::unique_ptr<raster::RefRenderer> pass_renderer_;  // the open render pass, if any
   uint32_t width_ = 0, height_ = 0;
   uint64_t tris_ = 0, quads_ = 0, frags_ = 0, pass_ = 0;
