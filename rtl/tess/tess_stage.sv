@@ -4,12 +4,14 @@
 // document 003_64193d4bb05efb1b.txt, figures 3-4 and paragraphs 10, 26-35;
 // docs/tessellation.md "The slice's tessellation stage").
 //
-// Paragraph 10 of the source is the premise: HS and DS waves share the shader slots, an HS
-// thread group's output stays in its slot until the tessellator has read it, and HS waves
-// launched greedily take the slots the DS needs for the (many more) vertices the tessellator
-// makes of each patch. The stage models the slots and the two shaders' latencies; the
-// arithmetic the shaders would do is not modelled (control points pass unchanged, the
-// tessellator's vertices are the DS output).
+// Paragraph 10 of the source is the premise: HS waves launched greedily can leave the DS
+// without the resources it needs for the (many more) primitives the tessellator makes of each
+// patch. Here the resource is the slice's pool of shader slots, shared by HS thread groups and
+// DS waves; whether an HS group's slot stays taken until the tessellator has read its output
+// (the model study's reading, docs/tessellation.md) or is freed when its HS is done is hold_i.
+// The stage models the slots and the two shaders' latencies; the arithmetic the shaders would
+// do is not modelled (control points pass unchanged, the tessellator's vertices are the DS
+// output).
 //
 //   collector --patch--> [patch RAM FIFO] ............................ distributor --> TESS
 //                 \----> [TF FIFO] -> tess_hs_throttle: parse 405 -> FIFO 415 -/
