@@ -1,5 +1,5 @@
 // Bench of one geometry slice's tessellation stage (rtl/tess/tess_stage.sv, docs/tessellation.md
-// "Next: HS, DS and the shader-slot pool in the slice") on tess_stage (16 slots, 8 thread
+// "The slice's tessellation stage") on tess_stage (16 slots, 8 thread
 // groups in the throttle, 32 patches, 256 vertices, 16 DS waves, 57-bit tokens).
 //
 // Scoreboard, two layers:
@@ -22,8 +22,8 @@
 // tessellator that takes a patch when idle (after a random delay) and emits a vertex stream
 // for it (none for culled patches and some others, up to 200, tri_end every third vertex,
 // patch_end on the last, random gaps), random backpressure on out_ready_i, and random
-// register configurations changed between phases once the stage has drained (the header
-// defines no behaviour for a register change while patches are held).
+// register configurations (TESS_SHADER.hold included) changed between phases once the stage
+// has drained.
 //
 // Rerun a test: RANDOM_SEED=<n> TESTCASE=<name> build/tb/tess/bench_tess_stage (WAVES=1 for an
 // FST). TESSERA_REGRESS=1 makes the random tests 10x longer.
