@@ -12,11 +12,19 @@
 // box); a batch closes when full or when a command arrives. The binner walks the union of
 // the batch's tile boxes in raster order; for each tile this slice owns whose primitive mask
 // (the binning bitstream) is non-zero it emits {tile, mask, popcount} on the bs_* seam
-// (prefetcher), loads the tile's color and depth lines into the RB tile buffer, sets up
-// (TSE) and rasterizes (GRAS) each masked primitive in order into the RB, and stores the
-// tile's lines back. RENDERPASS_BEGIN with a CLEAR load op writes the clear value into every
-// owned tile; RENDERPASS_END, FLUSH and INVALIDATE complete when every write is acknowledged.
-// Commands complete in order with one done_o pulse each.
+// (prefetcher), loads the tile's color and depth lines into the RB tile buffer, moves each
+// masked primitive's setup to the bin (TSE_BIN) and rasterizes it (GRAS) in order into the
+// RB, and stores the tile's lines back. Each triangle is set up (TSE) once, as it enters the
+// batch, into the setup RAM. RENDERPASS_BEGIN with a CLEAR load op marks every owned tile's
+// clear pending (fast clear); RENDERPASS_END, FLUSH and INVALIDATE write the pending clears
+// and complete when every write is acknowledged. Commands complete in order with one done_o
+// pulse each.
+//
+// Units (issue 16 item 1): raster_regs (the RASTER registers, generated from spec/, and the
+// render pass), raster_binner (batch store, setup once per triangle, walker, ownership),
+// raster_tse_bin, raster_gras, raster_lrz, raster_fs, raster_rb and raster_tile_engine. What
+// stays here: the walker's control (T_*) and the raster side (R_*), the fast-clear bits, the
+// memory port's arbitration between the FS and the tile engine, and the counters.
 
 `include "prim_assert.svh"
 
@@ -88,105 +96,41 @@ module raster_slice #(
 );
 
   // ============================================================================================
-  // State registers (RASTER block, in-band SET_REGS) and the render pass
+  // State registers (RASTER block, in-band SET_REGS) and the render pass: raster_regs, below
   // ============================================================================================
-  logic [1:0]  depth_func_q;
-  logic        depth_we_q, color_we_q;
-  logic [31:0] tex_ctrl_q, tex_base_q;
-  logic [7:0]  batch_q;
-  logic [1:0]  bin_size_q;
-  logic [3:0]  snum_q;
-  logic [2:0]  sidx_q, skew_q;
-  logic        lrz_en_q;
-
-  logic [31:0] caddr_q, daddr_q, cclear_q;
-  logic [23:0] dclear_q;
-  logic [11:0] rtw_q, rth_q;
-  logic [1:0]  cload_q, dload_q;
-  logic [5:0]  cdsid_q, ddsid_q;
+  raster_reg_pkg::raster_reg2hw_t rg;
+  logic [31:0] caddr, daddr, cclear;
+  logic [23:0] dclear;
+  logic [11:0] rtw, rth;
+  logic [5:0]  cdsid, ddsid;
+  logic        rp_clr_c, rp_clr_d;     // the open pass's load ops are CLEAR
 
   logic [2:0]  l2t;          // log2(tile) - 4: 0, 1, 2
-  assign l2t = (bin_size_q == 2'd0) ? 3'd0 : (bin_size_q == 2'd1) ? 3'd1 : 3'd2;
+  assign l2t = (rg.bin.size == 2'd0) ? 3'd0 : (rg.bin.size == 2'd1) ? 3'd1 : 3'd2;
 
   logic [BCntW-1:0] blim;
-  assign blim = (batch_q == 8'd0 || 32'(batch_q) > BATCH_PRIMS) ? BCntW'(BATCH_PRIMS)
-                                                                : BCntW'(batch_q);
+  assign blim = (rg.batch.prims == 8'd0 || 32'(rg.batch.prims) > BATCH_PRIMS) ? BCntW'(BATCH_PRIMS)
+                                                                : BCntW'(rg.batch.prims);
 
-  // ============================================================================================
-  // Triangle insertion: pixel bounding box (pixel centres inside the vertex box, clamped to
-  // the render target) and tile box
-  // ============================================================================================
   // A command's arguments as RENDERPASS_BEGIN's payload (spec/packets.yaml, dword 0 at bit 0)
   tessera_spec_pkg::ts_pkt_renderpass_begin_t in_rp;
   assign in_rp = in_i.data[tessera_spec_pkg::TS_PKT_RENDERPASS_BEGIN_W-1:0];
 
-  // in_i.data = {v0, v1, v2}, screen vertices (spec/layouts.yaml svtx): x, y sign-extended
-  localparam int unsigned VW = tessera_spec_pkg::TS_SVTX_W;
-  localparam int unsigned XL = tessera_spec_pkg::TS_SVTX_X_LSB;
-  localparam int unsigned YL = tessera_spec_pkg::TS_SVTX_Y_LSB;
-  logic signed [20:0] ix0, ix1, ix2, iy0, iy1, iy2;
-  assign ix0 = $signed({in_i.data[2*VW + XL + 19], in_i.data[2*VW + XL +: 20]});
-  assign iy0 = $signed({in_i.data[2*VW + YL + 19], in_i.data[2*VW + YL +: 20]});
-  assign ix1 = $signed({in_i.data[VW + XL + 19], in_i.data[VW + XL +: 20]});
-  assign iy1 = $signed({in_i.data[VW + YL + 19], in_i.data[VW + YL +: 20]});
-  assign ix2 = $signed({in_i.data[XL + 19], in_i.data[XL +: 20]});
-  assign iy2 = $signed({in_i.data[YL + 19], in_i.data[YL +: 20]});
-  logic signed [20:0] xmin, xmax, ymin, ymax, pxlo, pxhi, pylo, pyhi;
-  logic               ins_empty;
-  logic [10:0]        bx0, bx1, by0, by1;
-  always_comb begin
-    xmin = ix0;  xmax = ix0;  ymin = iy0;  ymax = iy0;
-    if (ix1 < xmin) xmin = ix1;
-    if (ix1 > xmax) xmax = ix1;
-    if (iy1 < ymin) ymin = iy1;
-    if (iy1 > ymax) ymax = iy1;
-    if (ix2 < xmin) xmin = ix2;
-    if (ix2 > xmax) xmax = ix2;
-    if (iy2 < ymin) ymin = iy2;
-    if (iy2 > ymax) ymax = iy2;
-    pxlo = (xmin + 21'sd7) >>> 4;
-    pxhi = (xmax - 21'sd8) >>> 4;
-    pylo = (ymin + 21'sd7) >>> 4;
-    pyhi = (ymax - 21'sd8) >>> 4;
-    if (pxlo < 0) pxlo = '0;
-    if (pylo < 0) pylo = '0;
-    if (pxhi > $signed({9'd0, rtw_q}) - 21'sd1) pxhi = $signed({9'd0, rtw_q}) - 21'sd1;
-    if (pyhi > $signed({9'd0, rth_q}) - 21'sd1) pyhi = $signed({9'd0, rth_q}) - 21'sd1;
-    ins_empty = (pxlo > pxhi) || (pylo > pyhi);
-    bx0 = pxlo[10:0];  bx1 = pxhi[10:0];  by0 = pylo[10:0];  by1 = pyhi[10:0];
-  end
-
-  logic [6:0] itx0, itx1, ity0, ity1;
-  assign itx0 = 7'(bx0 >> (l2t + 3'd4));
-  assign itx1 = 7'(bx1 >> (l2t + 3'd4));
-  assign ity0 = 7'(by0 >> (l2t + 3'd4));
-  assign ity1 = 7'(by1 >> (l2t + 3'd4));
-
-  // batch storage: triangles (+ pixel box) in a RAM, tile boxes in flops
-  localparam int unsigned TRW = 384 + 44;
-  logic             tr_we, tr_re;
-  // Two batches' worth (issue 16 item 2): the walker inserts the next batch into one bank
-  // while the raster side still renders the last bins of the previous batch from the other.
-  logic [BIdxW:0]   tr_waddr, tr_raddr;
-  logic             wbank_q, wbank_d;   // the bank of the batch being inserted and walked
-  logic             rb_q, rb_d;         // the bank of the raster side's bin
-  logic [TRW-1:0]   tr_rdata;
-  logic             unused_tr_rv;
-  prim_ram_2p #(.WIDTH(TRW), .DEPTH(2 * BATCH_PRIMS)) u_tri_ram (
-    .clk_i, .rst_ni,
-    .we_i(tr_we), .waddr_i(tr_waddr), .wdata_i({in_i.data, bx0, by0, bx1, by1}), .wmask_i(1'b1),
-    .re_i(tr_re), .raddr_i(tr_raddr), .rdata_o(tr_rdata), .rvalid_o(unused_tr_rv));
-
-  logic [BATCH_PRIMS-1:0]   ne_q, ne_d;
-  logic [BATCH_PRIMS*7-1:0] tx0_q, tx1_q, ty0_q, ty1_q;
-  logic [BCntW-1:0]         bcnt_q, bcnt_d;
-  logic                     uv_q, uv_d;            // union box valid
-  logic [6:0]               utx0_q, utx1_q, uty0_q, uty1_q, utx0_d, utx1_d, uty0_d, uty1_d;
-
   // ============================================================================================
-  // Bin walker, ownership, per-bin primitive mask
+  // Binner (raster_binner): the batch store, setup once per triangle, the bin walker, the
+  // per-bin primitive mask and the ownership. The control below inserts, walks and ends
+  // batches; the raster side reads the setup records.
   // ============================================================================================
-  logic [6:0]  wtx_q, wtx_d, wty_q, wty_d;
+  localparam int unsigned SRW = 1 + 44 + 3*48 + 2*3*21 + 3*7*48;   // a setup record
+  logic                   b_ins, b_walk_start, b_walk_batch, b_end, b_flip;
+  logic [BCntW-1:0]       bcnt;
+  logic                   uv_next, wbank, sq_done, walk_last, owned, sr_ready, sr_re;
+  logic [6:0]             wtx, wty;
+  logic [BATCH_PRIMS-1:0] bmask;
+  logic [7:0]             bpop;
+  logic [SRW-1:0]         sr_rdata;
+  logic                   wmove;                // the walker steps to the next tile
+  logic                   rb_q, rb_d;           // the bank of the raster side's bin
 
   // The raster side's bin (rtx/rty; the tile engine has its own). With the double-buffered
   // tile buffer they are different bins (docs/raster.md "Double-buffered tile buffer"); the
@@ -199,77 +143,40 @@ module raster_slice #(
     tile_y = 11'({rty_q, 4'd0} << l2t);
     tend_x = 12'(tile_x) + (12'd16 << l2t) - 12'd1;
     tend_y = 12'(tile_y) + (12'd16 << l2t) - 12'd1;
-    if (tend_x > rtw_q - 12'd1) tend_x = rtw_q - 12'd1;
-    if (tend_y > rth_q - 12'd1) tend_y = rth_q - 12'd1;
+    if (tend_x > rtw - 12'd1) tend_x = rtw - 12'd1;
+    if (tend_y > rth - 12'd1) tend_y = rth - 12'd1;
     tile_x1 = tend_x[10:0];
     tile_y1 = tend_y[10:0];
   end
 
-  // Ownership (tx + ty * skew) mod N, N = 2..8, by restoring division: one conditional
-  // subtraction per bit, the partial remainder < N fits 3 bits. (Seven `%` operators made
-  // Yosys build a divider per divisor, then spend seconds in `share` merging them.)
-  logic [9:0] own_sum;
-  logic [3:0] own_t;
-  logic [2:0] own_r, own_mod;
-  logic       owned;
-  always_comb begin
-    own_sum = 10'(wtx_q) + 10'(wty_q) * 10'(skew_q);
-    own_r = '0;
-    own_t = '0;
-    for (int b = 9; b >= 0; b--) begin
-      own_t = {own_r, own_sum[b]};
-      if (own_t >= snum_q) own_t = own_t - snum_q;
-      own_r = own_t[2:0];
-    end
-    own_mod = (snum_q >= 4'd2 && snum_q <= 4'd8) ? own_r : 3'd0;  // 0, 1, > 8: one slice
-    owned = (own_mod == sidx_q);
-  end
-
-  // The primitive mask of the walker's bin: bmask[i] = ne[i] && tx0[i] <= wtx <= tx1[i] &&
-  // ty0[i] <= wty <= ty1[i]. Not 256 magnitude comparators (11k cells before mapping, a third
-  // of Yosys' time before ABC): per primitive, flags "the walker's column / row is inside the
-  // primitive's tile box" follow the walker, which only starts at the batch's union box
-  // corner and steps right or to the start of the next row. A flag sets when the walker
-  // reaches the box's first column (row) and clears after its last, so it needs equality
-  // compares only. (The flags are valid while the walker walks a batch, T_WALK to T_FIN;
-  // the assertion below checks them against the comparator definition.)
-  logic [BATCH_PRIMS-1:0] xin_q, xin_d, yin_q, yin_d;
-  logic [BATCH_PRIMS-1:0] bmask;
-  assign bmask = ne_q & xin_q & yin_q;
-
-  // the bin's primitive count: the shared popcount primitive (issue 16 item 1)
-  localparam int unsigned BPopW = (BATCH_PRIMS > 1) ? $clog2(BATCH_PRIMS + 1) : 1;
-  logic [BPopW-1:0] bpop_cnt;
-  logic [7:0]       bpop;
-  prim_popcount #(.WIDTH(BATCH_PRIMS)) u_bpop (.in_i(bmask), .cnt_o(bpop_cnt));
-  assign bpop = 8'(bpop_cnt);
-
-  // ============================================================================================
-  // Units
-  // ============================================================================================
-  logic                   tse_start, tse_busy, tse_done, tse_degen;
-  logic [3*48-1:0]        tse_w;
-  logic [3*21-1:0]        tse_ea, tse_eb;
-  logic [7*48-1:0]        tse_pv, tse_pgx, tse_pgy;
-  logic [10:0]            rx0, ry0, rx1, ry1;       // primitive rectangle in the bin
-  logic [10:0]            prx0_q, pry0_q, prx1_q, pry1_q, prx0_d, pry0_d, prx1_d, pry1_d;
-
-  raster_tse u_tse (
-    .clk_i, .rst_ni, .start_i(tse_start), .vtx_i(tr_rdata[TRW-1 -: 384]),
-    .uv_en_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_ENABLE_LSB]),
-    .ox_i({rx0[10:3], 3'd0}), .oy_i({ry0[10:3], 3'd0}),
-    .busy_o(tse_busy), .done_o(tse_done), .degen_o(tse_degen),
-    .w_o(tse_w), .ea_o(tse_ea), .eb_o(tse_eb), .pv_o(tse_pv), .pgx_o(tse_pgx), .pgy_o(tse_pgy));
+  logic [10:0]     rx0, ry0, rx1, ry1;       // primitive rectangle in the bin
+  logic [10:0]     prx0_q, pry0_q, prx1_q, pry1_q, prx0_d, pry0_d, prx1_d, pry1_d;
+  logic            sr_degen;
+  logic [3*48-1:0] sr_w;
+  logic [3*21-1:0] sr_ea, sr_eb;
+  logic [7*48-1:0] sr_pv, sr_pgx, sr_pgy;
+  logic [10:0]     pb_x0, pb_y0, pb_x1, pb_y1;
+  assign {sr_degen, pb_x0, pb_y0, pb_x1, pb_y1, sr_w, sr_ea, sr_eb, sr_pv, sr_pgx, sr_pgy} = sr_rdata;
 
   // rectangle: primitive pixel box x bin (the box is already clamped to the target)
-  logic [10:0] pb_x0, pb_y0, pb_x1, pb_y1;
-  assign {pb_x0, pb_y0, pb_x1, pb_y1} = tr_rdata[43:0];
   always_comb begin
     rx0 = (pb_x0 > tile_x)  ? pb_x0 : tile_x;
     ry0 = (pb_y0 > tile_y)  ? pb_y0 : tile_y;
     rx1 = (pb_x1 < tile_x1) ? pb_x1 : tile_x1;
     ry1 = (pb_y1 < tile_y1) ? pb_y1 : tile_y1;
   end
+
+  // TSE_BIN: the planes at the rectangle's first block, dbx, dby blocks from the primitive's
+  logic            tb_start, tb_busy, tb_done;
+  logic [3*48-1:0] tb_w;
+  logic [7*48-1:0] tb_pv;
+  logic [7:0]      tb_dbx, tb_dby;
+  assign tb_dbx = rx0[10:3] - pb_x0[10:3];
+  assign tb_dby = ry0[10:3] - pb_y0[10:3];
+  raster_tse_bin u_tse_bin (
+    .clk_i, .rst_ni, .start_i(tb_start), .dbx_i(tb_dbx), .dby_i(tb_dby),
+    .w_i(sr_w), .ea_i(sr_ea), .eb_i(sr_eb), .pv_i(sr_pv), .pgx_i(sr_pgx), .pgy_i(sr_pgy),
+    .busy_o(tb_busy), .done_o(tb_done), .w_o(tb_w), .pv_o(tb_pv));
 
   // LRZ: the slice-space depth bounds GRAS tests per block (docs/raster.md "LRZ")
   logic        lrz_hold, lrz_req, lrz_zok, lrz_full, lrz_reject, lrz_bin;
@@ -284,7 +191,7 @@ module raster_slice #(
     .clk_i, .rst_ni, .start_i(gras_start),
     .x0_i(prx0_q), .y0_i(pry0_q), .x1_i(prx1_q), .y1_i(pry1_q),
     .tile_x_i(tile_x), .tile_y_i(tile_y),
-    .w_i(tse_w), .ea_i(tse_ea), .eb_i(tse_eb), .pv_i(tse_pv), .pgx_i(tse_pgx), .pgy_i(tse_pgy),
+    .w_i(tb_w), .ea_i(sr_ea), .eb_i(sr_eb), .pv_i(tb_pv), .pgx_i(sr_pgx), .pgy_i(sr_pgy),
     .busy_o(gras_busy), .done_o(gras_done),
     .quad_valid_o(quad_valid), .quad_ready_i(fs_ready), .quad_o(quad),
     .lrz_hold_i(lrz_hold), .lrz_req_o(lrz_req), .lrz_bx_o(lrz_bx), .lrz_by_o(lrz_by),
@@ -298,10 +205,10 @@ module raster_slice #(
   logic [31:0]               fs_addr, fs_hits, fs_misses;
   raster_fs #(.NLINES(CCHE_LINES)) u_fs (
     .clk_i, .rst_ni,
-    .tex_en_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_ENABLE_LSB]),
-    .tex_base_i(tex_base_q),
-    .log2_w_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_LOG2_W_LSB +: 4]),
-    .log2_h_i(tex_ctrl_q[tessera_spec_pkg::TS_RASTER_TEX_CTRL_LOG2_H_LSB +: 4]),
+    .tex_en_i(rg.tex_ctrl.enable),
+    .tex_base_i(rg.tex_base.addr),
+    .log2_w_i(rg.tex_ctrl.log2_w),
+    .log2_h_i(rg.tex_ctrl.log2_h),
     .inv_i(fs_inv),
     .quad_valid_i(quad_valid), .quad_ready_o(fs_ready), .quad_i(quad),
     .quad_valid_o(fs_valid), .quad_o(fs_quad), .idle_o(fs_idle),
@@ -319,7 +226,7 @@ module raster_slice #(
   logic         rb_idle;
   raster_rb u_rb (
     .clk_i, .rst_ni,
-    .depth_func_i(depth_func_q), .depth_we_i(depth_we_q), .color_we_i(color_we_q),
+    .depth_func_i(rg.depth.func), .depth_we_i(rg.depth.write_en), .color_we_i(rg.color.write_en),
     .split_i(dbuf), .qhalf_i(qhalf), .lhalf_i(eh_q),
     .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .hidden_o(rb_hidden), .idle_o(rb_idle),
     .lwe_i(lwe), .lre_i(lre), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
@@ -337,7 +244,7 @@ module raster_slice #(
   tessera_raster_pkg::tile_op_e emode_q;           // the engine's job (its outputs)
   logic                         ebusy_q, eh_q, e_done, e_fill_we, e_rd_out, e_wr_out;
   logic [6:0]                   etx_q, ety_q;
-  logic                         e_clr_c, e_clr_d, e_clr_c_q, e_clr_d_q;
+  logic                         e_clr_c, e_clr_d;
 
   // ---- fast clear (issue 16 item 4) ----------------------------------------------------------
   // A CLEAR at RENDERPASS_BEGIN writes nothing when the pass's tile grid fits 32 x 32: every
@@ -355,7 +262,7 @@ module raster_slice #(
   logic               fc_hold_q, fc_hold_d;     // ... before a layout change, not for a command
   logic               cwalk_end;                // the clear walk ends this cycle
 
-  assign fc_idx = {wty_q[4:0], wtx_q[4:0]};
+  assign fc_idx = {wty[4:0], wtx[4:0]};
   assign fc_pc  = fc_pc_q[fc_idx];
   assign fc_pd  = fc_pd_q[fc_idx];
   assign fc_any = (|fc_pc_q) || (|fc_pd_q);
@@ -414,8 +321,8 @@ module raster_slice #(
     .start_i(e_start), .op_i(e_start_mode), .tgt_i(e_start_tgt), .tx_i(e_start_tx),
     .ty_i(e_start_ty), .half_i(e_start_half), .fill_c_i(e_start_fill_c),
     .fill_d_i(e_start_fill_d), .clear_d_i(e_start_clear_d),
-    .l2t_i(l2t), .rtw_i(rtw_q), .rth_i(rth_q), .caddr_i(caddr_q), .daddr_i(daddr_q),
-    .cdsid_i(cdsid_q), .ddsid_i(ddsid_q), .cclear_i(cclear_q), .dclear_i(dclear_q),
+    .l2t_i(l2t), .rtw_i(rtw), .rth_i(rth), .caddr_i(caddr), .daddr_i(daddr),
+    .cdsid_i(cdsid), .ddsid_i(ddsid), .cclear_i(cclear), .dclear_i(dclear),
     .req_valid_o(e_req_valid), .req_o(e_req), .grant_i(mem_req_ready_i && !fs_sel),
     .rsp_rd_i(e_rsp), .rsp_wr_i(rsp_wr), .rsp_tag_i(mem_rsp_i.tag), .rsp_data_i(mem_rsp_i.rdata),
     .lwe_o(lwe), .lre_o(lre), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwdata_o(lwdata),
@@ -466,10 +373,10 @@ module raster_slice #(
   // for or in its store): its load must wait for that store, which it reads back. Inside a
   // batch every tile is visited once.
   logic tile_busy;
-  assign tile_busy = ((rs_q != R_IDLE) && rtx_q == wtx_q && rty_q == wty_q) ||
-                     (dr_q && drtx_q == wtx_q && drty_q == wty_q) ||
-                     (sp_q && sptx_q == wtx_q && spty_q == wty_q) ||
-                     (ebusy_q && emode_q == tessera_raster_pkg::TE_STORE && etx_q == wtx_q && ety_q == wty_q);
+  assign tile_busy = ((rs_q != R_IDLE) && rtx_q == wtx && rty_q == wty) ||
+                     (dr_q && drtx_q == wtx && drty_q == wty) ||
+                     (sp_q && sptx_q == wtx && spty_q == wty) ||
+                     (ebusy_q && emode_q == tessera_raster_pkg::TE_STORE && etx_q == wtx && ety_q == wty);
   always_comb begin
     for (int h = 0; h < 2; h++) begin
       hbusy[h] = ((rs_q != R_IDLE) && rh_q == 1'(h)) || (sp_q && sph_q == 1'(h)) ||
@@ -489,62 +396,21 @@ module raster_slice #(
   prim_priority_enc #(.WIDTH(BATCH_PRIMS)) u_pidx (
     .in_i(pm_q), .onehot_o(unused_pm_onehot), .idx_o(pidx), .valid_o(unused_pm_valid));
 
-  // walker bounds: the batch's union box, or the whole target when clearing
-  logic [6:0] wx0, wx1, wy0, wy1;
-  logic       walk_last;
-  always_comb begin
-    if (st_q == T_CWALK || st_q == T_CLEAR) begin
-      wx0 = '0;  wy0 = '0;
-      wx1 = 7'((rtw_q - 12'd1) >> (l2t + 3'd4));
-      wy1 = 7'((rth_q - 12'd1) >> (l2t + 3'd4));
-    end else begin
-      wx0 = utx0_q;  wx1 = utx1_q;  wy0 = uty0_q;  wy1 = uty1_q;
-    end
-    walk_last = (wtx_q == wx1) && (wty_q == wy1);
-  end
-
-  logic [6:0] wtx_n, wty_n;
-  assign wtx_n = (wtx_q == wx1) ? wx0 : wtx_q + 7'd1;
-  assign wty_n = (wtx_q == wx1) ? wty_q + 7'd1 : wty_q;
-
-  // Box flags (see bmask): in T_IDLE they are set up for the walk's start at the union box's
-  // corner (utx0, uty0), counting the triangle being inserted; when the walker steps they
-  // follow it. Every non-empty primitive's box lies inside the union box, so the walker meets
-  // the first column and row of each box exactly (equality), and leaves after the last.
-  logic                   wmove;                // the walker steps to (wtx_n, wty_n)
-  logic                   xwrap;
-  logic [6:0]             fx, fy;               // the column / row entered next
-  logic                   ins_ne, ins_lo_x, ins_lo_y;
-  logic [BATCH_PRIMS-1:0] ent_x, ent_y, ext_x, ext_y, newp;
-  assign xwrap = (wtx_q == wx1);
-  assign fx = (st_q == T_IDLE) ? utx0_q : wtx_n;
-  assign fy = (st_q == T_IDLE) ? uty0_q : wty_n;
-  // the triangle inserted now (non-empty) starts the union box or moves its corner
-  assign ins_ne   = tr_we && !ins_empty;
-  assign ins_lo_x = ins_ne && uv_q && (itx0 < utx0_q);
-  assign ins_lo_y = ins_ne && uv_q && (ity0 < uty0_q);
-  always_comb begin
-    for (int i = 0; i < BATCH_PRIMS; i++) begin
-      ent_x[i] = (tx0_q[i*7 +: 7] == fx);
-      ent_y[i] = (ty0_q[i*7 +: 7] == fy);
-      ext_x[i] = (tx1_q[i*7 +: 7] == wtx_q);
-      ext_y[i] = (ty1_q[i*7 +: 7] == wty_q);
-      newp[i]  = tr_we && (bcnt_q == BCntW'(i));
-    end
-    xin_d = xin_q;
-    yin_d = yin_q;
-    if (st_q == T_IDLE) begin
-      // walk start: a box's first column is the union's first iff it equals the corner the
-      // walk starts from, which the inserted triangle may lower (then only it starts there)
-      for (int i = 0; i < BATCH_PRIMS; i++) begin
-        xin_d[i] = newp[i] ? (!uv_q || itx0 <= utx0_q) : (ent_x[i] && !ins_lo_x);
-        yin_d[i] = newp[i] ? (!uv_q || ity0 <= uty0_q) : (ent_y[i] && !ins_lo_y);
-      end
-    end else if (wmove) begin
-      xin_d = ent_x | (xin_q & ~ext_x & {BATCH_PRIMS{!xwrap}});
-      if (xwrap) yin_d = ent_y | (yin_q & ~ext_y);
-    end
-  end
+  raster_binner #(.BATCH_PRIMS(BATCH_PRIMS)) u_binner (
+    .clk_i, .rst_ni,
+    .l2t_i(l2t), .rtw_i(rtw), .rth_i(rth), .snum_i(rg.slice.num), .sidx_i(rg.slice.index),
+    .skew_i(rg.slice.skew), .uv_en_i(rg.tex_ctrl.enable),
+    .tri_i(in_i.data[383:0]), .ins_i(b_ins),
+    .idle_i(st_q == T_IDLE),
+    .walking_i(st_q != T_IDLE && st_q != T_CWALK && st_q != T_CLEAR && st_q != T_DRAIN),
+    .clear_walk_i(st_q == T_CWALK || st_q == T_CLEAR),
+    .walk_start_i(b_walk_start), .walk_batch_i(b_walk_batch), .step_i(wmove),
+    .batch_end_i(b_end), .flip_i(b_flip),
+    .bcnt_o(bcnt), .uv_next_o(uv_next), .wbank_o(wbank), .sq_done_o(sq_done),
+    .wtx_o(wtx), .wty_o(wty), .walk_last_o(walk_last), .owned_o(owned), .bmask_o(bmask),
+    .bpop_o(bpop),
+    .sr_bank_i(rb_q), .sr_idx_i(pidx), .sr_ready_o(sr_ready), .sr_re_i(sr_re),
+    .sr_rdata_o(sr_rdata));
 
   logic cmd_is_tri;
   logic layout_chg, lrz_layout_wr;   // see the LRZ below
@@ -552,19 +418,16 @@ module raster_slice #(
 
   always_comb begin
     st_d = st_q;  rs_d = rs_q;  done_d = 1'b0;  in_ready_o = 1'b0;  wmove = 1'b0;
+    b_ins = 1'b0;  b_walk_start = 1'b0;  b_walk_batch = 1'b0;  b_end = 1'b0;  b_flip = 1'b0;
     rh_d = rh_q;  lh_d = lh_q;  rtx_d = rtx_q;  rty_d = rty_q;
     e_start_tx = '0;  e_start_ty = '0;  e_start_half = 1'b0;
     e_start_fill_c = 1'b0;  e_start_fill_d = 1'b0;  e_start_clear_d = 1'b0;
     sp_d = sp_q;  sph_d = sph_q;  sptx_d = sptx_q;  spty_d = spty_q;
     dr_d = dr_q;  drh_d = drh_q;  drtx_d = drtx_q;  drty_d = drty_q;  lrzp_d = lrzp_q;
     lrz_bin = 1'b0;  bs_valid_o = 1'b0;
-    ne_d = ne_q;  bcnt_d = bcnt_q;  uv_d = uv_q;
-    utx0_d = utx0_q;  utx1_d = utx1_q;  uty0_d = uty0_q;  uty1_d = uty1_q;
-    wtx_d = wtx_q;  wty_d = wty_q;  pm_d = pm_q;
+    pm_d = pm_q;
     prx0_d = prx0_q;  pry0_d = pry0_q;  prx1_d = prx1_q;  pry1_d = pry1_q;
-    tr_we = 1'b0;  tr_waddr = {wbank_q, BIdxW'(bcnt_q)};  tr_re = 1'b0;  tr_raddr = {rb_q, pidx};
-    wbank_d = wbank_q;  rb_d = rb_q;
-    tse_start = 1'b0;  gras_start = 1'b0;
+    sr_re = 1'b0;  tb_start = 1'b0;  rb_d = rb_q;  gras_start = 1'b0;
     e_start = 1'b0;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
     cwalk_end = 1'b0;
     fc_pc_d = fc_pc_q;
@@ -575,18 +438,9 @@ module raster_slice #(
       T_IDLE: if (in_valid_i) begin
         if (cmd_is_tri) begin
           in_ready_o = 1'b1;
-          tr_we = 1'b1;
-          bcnt_d = bcnt_q + BCntW'(1);
-          if (!ins_empty) begin
-            ne_d[BIdxW'(bcnt_q)] = 1'b1;
-            uv_d = 1'b1;
-            if (!uv_q || itx0 < utx0_q) utx0_d = itx0;
-            if (!uv_q || itx1 > utx1_q) utx1_d = itx1;
-            if (!uv_q || ity0 < uty0_q) uty0_d = ity0;
-            if (!uv_q || ity1 > uty1_q) uty1_d = ity1;
-          end
-          if (bcnt_q + BCntW'(1) >= blim) st_d = T_WALK;   // full: close
-        end else if (bcnt_q != '0) begin
+          b_ins = 1'b1;
+          if (bcnt + BCntW'(1) >= blim) st_d = T_WALK;     // full: close
+        end else if (bcnt != '0) begin
           st_d = T_WALK;                                  // a command closes the batch
         end else if (!drained) begin
           // a command waits until the batches before it are rendered and stored: it may
@@ -620,11 +474,13 @@ module raster_slice #(
           endcase
         end
         if (st_d == T_WALK || st_d == T_CWALK) begin
-          wtx_d = (st_d == T_WALK) ? (uv_d ? utx0_d : 7'd0) : 7'd0;
-          wty_d = (st_d == T_WALK) ? (uv_d ? uty0_d : 7'd0) : 7'd0;
-          if (st_d == T_WALK && !uv_d) begin
+          // the walk starts at the batch's union box corner, or the target's
+          b_walk_start = 1'b1;
+          b_walk_batch = (st_d == T_WALK);
+          if (st_d == T_WALK && !uv_next) begin
             // nothing in the batch touches a pixel: drop it
-            st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
+            st_d = T_IDLE;
+            b_end = 1'b1;
           end
         end
       end
@@ -634,7 +490,7 @@ module raster_slice #(
         end else if (walk_last) begin
           st_d = T_FIN;
         end else begin
-          wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
+          wmove = 1'b1;
         end
       end
       // The bitstream record goes out when the bin's load can start: a free half, the engine
@@ -644,7 +500,7 @@ module raster_slice #(
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
           e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
-          e_start_tx = wtx_q;  e_start_ty = wty_q;
+          e_start_tx = wtx;  e_start_ty = wty;
           e_start_half = dbuf ? lhalf : 1'b0;
           lh_d = dbuf ? lhalf : 1'b0;
           // a target whose clear is pending is filled with the clear value, not read
@@ -660,46 +516,48 @@ module raster_slice #(
       T_HAND: if (rs_q == R_IDLE) begin
         rs_d = R_PRIM;
         pm_d = bmask;
-        rtx_d = wtx_q;  rty_d = wty_q;  rh_d = lh_q;  rb_d = wbank_q;
+        rtx_d = wtx;  rty_d = wty;  rh_d = lh_q;  rb_d = wbank;
         lrzp_d = 1'b1;
         if (walk_last) begin
           st_d = T_FIN;
         end else begin
-          wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
+          wmove = 1'b1;
           st_d = T_WALK;
         end
       end
       // Every bin of the batch is handed on: the next batch goes into the other bank of the
-      // tri RAM, once the raster side is not reading it (a bin of the batch before).
-      T_FIN: if (rs_q == R_IDLE || rb_q == wbank_q) begin
-        st_d = T_IDLE;  bcnt_d = '0;  ne_d = '0;  uv_d = 1'b0;
-        wbank_d = !wbank_q;
+      // tri RAM, once the raster side is not reading it (a bin of the batch before) and every
+      // triangle of this one is set up (so a bank the raster side reads is set up whole).
+      T_FIN: if ((rs_q == R_IDLE || rb_q == wbank) && sq_done) begin
+        st_d = T_IDLE;
+        b_end = 1'b1;
+        b_flip = 1'b1;
       end
       T_CWALK: begin
         if (owned && (!fc_mat_q || fc_pc || fc_pd)) begin
           e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_CLEAR;
-          e_start_tx = wtx_q;  e_start_ty = wty_q;
+          e_start_tx = wtx;  e_start_ty = wty;
           if (fc_mat_q) begin                 // pass end: this tile's pending clears
             e_start_tgt = !fc_pc;
             e_start_clear_d = fc_pd;
             fc_pc_d[fc_idx] = 1'b0;
             fc_pd_d[fc_idx] = 1'b0;
           end else begin                      // pass begin, target too large for fast clear
-            e_start_tgt = !e_clr_c_q;
-            e_start_clear_d = e_clr_d_q;
+            e_start_tgt = !rp_clr_c;
+            e_start_clear_d = rp_clr_d;
           end
           st_d = T_CLEAR;
         end else if (walk_last) begin
           cwalk_end = 1'b1;
         end else begin
-          wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
+          wmove = 1'b1;
         end
       end
       T_CLEAR: if (e_done) begin
         if (walk_last) begin
           cwalk_end = 1'b1;
         end else begin
-          wtx_d = wtx_n;  wty_d = wty_n;  wmove = 1'b1;
+          wmove = 1'b1;
           st_d = T_CWALK;
         end
       end
@@ -712,7 +570,8 @@ module raster_slice #(
     endcase
     // ---- raster side ----
     // Setup overlaps raster (issue 16 item 5): GRAS registers a primitive's setup when it
-    // starts, so the TSE sets up the next primitive of the bin while GRAS walks this one.
+    // starts, so TSE_BIN moves the next primitive of the bin to it while GRAS walks this one
+    // (the TSE itself set every triangle up at insertion, the sequencer below).
     // A primitive leaves the bin's mask when GRAS takes it; R_GRAS holds a finished setup
     // until GRAS is free. Quads stay in primitive order: one GRAS, started in mask order.
     unique case (rs_q)
@@ -725,21 +584,24 @@ module raster_slice #(
             dr_d = 1'b1;  drh_d = rh_q;  drtx_d = rtx_q;  drty_d = rty_q;
             rs_d = R_IDLE;
           end
-        end else begin
-          tr_re = 1'b1;
+        end else if (sr_ready) begin
+          // its setup is in the setup RAM (a bank behind the inserting one is set up whole)
+          sr_re = 1'b1;
           rs_d = R_PRIM_RD;
         end
       end
       R_PRIM_RD: begin
-        tse_start = 1'b1;
         prx0_d = rx0;  pry0_d = ry0;  prx1_d = rx1;  pry1_d = ry1;
-        rs_d = R_SETUP;
-      end
-      R_SETUP: if (tse_done) begin
-        if (tse_degen) begin
-          pm_d[pidx] = 1'b0;
+        if (sr_degen) begin
+          pm_d[pidx] = 1'b0;            // D == 0: nothing to rasterize
           rs_d = R_PRIM;
-        end else if (!gras_busy && !dr_q && !lrzp_q) begin
+        end else begin
+          tb_start = 1'b1;
+          rs_d = R_SETUP;
+        end
+      end
+      R_SETUP: if (tb_done) begin
+        if (!gras_busy && !dr_q && !lrzp_q) begin
           gras_start = 1'b1;
           pm_d[pidx] = 1'b0;
           rs_d = R_PRIM;
@@ -800,19 +662,23 @@ module raster_slice #(
   assign roff = in_i.data[11:0];
   assign rval = in_i.data[63:32];
 
-  // A BIN or SLICE write that changes the tile grid or the ownership: it switches the LRZ off
-  // for the pass (the slice-space layout changed), and pending fast clears are written first.
-  assign layout_chg = in_valid_i && (in_i.kind == tessera_raster_pkg::RIN_SET_REG) &&
-      ((roff == 12'(tessera_spec_pkg::TS_RASTER_BIN_OFFSET) &&
-        rval[tessera_spec_pkg::TS_RASTER_BIN_SIZE_LSB +: 2] != bin_size_q) ||
-       (roff == 12'(tessera_spec_pkg::TS_RASTER_SLICE_OFFSET) &&
-        {rval[tessera_spec_pkg::TS_RASTER_SLICE_NUM_LSB +: 4], rval[tessera_spec_pkg::TS_RASTER_SLICE_INDEX_LSB +: 3],
-         rval[tessera_spec_pkg::TS_RASTER_SLICE_SKEW_LSB +: 3]} != {snum_q, sidx_q, skew_q}));
+  // The state registers and the render pass (raster_regs). A BIN or SLICE write that changes
+  // the tile grid or the ownership (layout_chg) switches the LRZ off for the pass (the
+  // slice-space layout changed), and pending fast clears are written first.
+  raster_regs #(.SLICE_NUM(SLICE_NUM), .SLICE_INDEX(SLICE_INDEX)) u_regs (
+    .clk_i, .rst_ni,
+    .set_off_i(roff), .set_val_i(rval),
+    .set_valid_i(in_valid_i && in_i.kind == tessera_raster_pkg::RIN_SET_REG), .set_we_i(setreg),
+    .rp_we_i(cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN), .rp_i(in_rp),
+    .reg_o(rg),
+    .caddr_o(caddr), .daddr_o(daddr), .rtw_o(rtw), .rth_o(rth), .cclear_o(cclear),
+    .dclear_o(dclear), .cdsid_o(cdsid), .ddsid_o(ddsid), .clr_c_o(rp_clr_c), .clr_d_o(rp_clr_d),
+    .layout_chg_o(layout_chg));
   assign lrz_layout_wr = setreg && layout_chg;
   raster_lrz #(.BLOCKS(LRZ_BLOCKS)) u_lrz (
     .clk_i, .rst_ni,
-    .enable_i(lrz_en_q), .depth_func_i(depth_func_q), .depth_we_i(depth_we_q),
-    .l2t_i(l2t), .snum_i(snum_q), .rtw_i(rtw_q), .rth_i(rth_q),
+    .enable_i(rg.lrz.enable), .depth_func_i(rg.depth.func), .depth_we_i(rg.depth.write_en),
+    .l2t_i(l2t), .snum_i(rg.slice.num), .rtw_i(rtw), .rth_i(rth),
     .rp_begin_i(cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN),
     .rp_clear_i(e_clr_d), .rp_clear_depth_i(in_rp.clear_depth),
     .layout_wr_i(lrz_layout_wr),
@@ -858,7 +724,7 @@ module raster_slice #(
       unique case (st_q)
         T_IDLE: begin
           if (in_valid_i)          act = tessera_raster_pkg::ACT_SETUP;
-          else if (bcnt_q != '0)   act = tessera_raster_pkg::ACT_INPUT_WAIT;
+          else if (bcnt != '0)   act = tessera_raster_pkg::ACT_INPUT_WAIT;
           else                     act = tessera_raster_pkg::ACT_IDLE;
         end
         T_CWALK, T_CLEAR: act = tessera_raster_pkg::ACT_CLEAR;
@@ -876,27 +742,12 @@ module raster_slice #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      depth_func_q <= 2'(tessera_spec_pkg::TS_RASTER_DEPTH_FUNC_RESET);
-      depth_we_q   <= tessera_spec_pkg::TS_RASTER_DEPTH_WRITE_EN_RESET;
-      color_we_q   <= tessera_spec_pkg::TS_RASTER_COLOR_WRITE_EN_RESET;
-      tex_ctrl_q   <= tessera_spec_pkg::TS_RASTER_TEX_CTRL_RESET;
-      tex_base_q   <= tessera_spec_pkg::TS_RASTER_TEX_BASE_RESET;
-      batch_q      <= tessera_spec_pkg::TS_RASTER_BATCH_PRIMS_RESET;
-      bin_size_q   <= 2'(tessera_spec_pkg::TS_RASTER_BIN_SIZE_RESET);
-      snum_q       <= 4'(SLICE_NUM);
-      sidx_q       <= 3'(SLICE_INDEX);
-      skew_q       <= tessera_spec_pkg::TS_RASTER_SLICE_SKEW_RESET;
-      lrz_en_q     <= tessera_spec_pkg::TS_RASTER_LRZ_ENABLE_RESET;
-      caddr_q <= '0;  daddr_q <= '0;  cclear_q <= '0;  dclear_q <= '0;  rtw_q <= '0;  rth_q <= '0;
-      cload_q <= '0;  dload_q <= '0;  cdsid_q <= '0;  ddsid_q <= '0;
-      e_clr_c_q <= 1'b0;  e_clr_d_q <= 1'b0;
       fc_pc_q <= '0;
       fc_pd_q <= '0;
       fc_mat_q <= 1'b0;
       fc_hold_q <= 1'b0;
-      st_q <= T_IDLE;  done_q <= 1'b0;  ne_q <= '0;  bcnt_q <= '0;  uv_q <= 1'b0;
+      st_q <= T_IDLE;  done_q <= 1'b0;
       rs_q <= R_IDLE;
-      wbank_q <= 1'b0;
       rb_q <= 1'b0;
       rh_q <= 1'b0;
       lh_q <= 1'b0;
@@ -911,9 +762,7 @@ module raster_slice #(
       lrzp_q <= 1'b0;
       sptx_q <= '0;
       spty_q <= '0;
-      utx0_q <= '0;  utx1_q <= '0;  uty0_q <= '0;  uty1_q <= '0;  wtx_q <= '0;  wty_q <= '0;
       pm_q <= '0;  prx0_q <= '0;  pry0_q <= '0;  prx1_q <= '0;  pry1_q <= '0;
-      tx0_q <= '0;  tx1_q <= '0;  ty0_q <= '0;  ty1_q <= '0;  xin_q <= '0;  yin_q <= '0;
       c_tris_q <= '0;  c_bins_q <= '0;  c_bprims_q <= '0;  c_quads_q <= '0;  c_frags_q <= '0;
       c_pass_q <= '0;  c_rd_q <= '0;  c_wr_q <= '0;
       c_hidden_q <= '0;
@@ -934,56 +783,8 @@ module raster_slice #(
         tessera_raster_pkg::ACT_RASTER:      y_rast_q    <= y_rast_q + 32'd1;
         default:                             y_store_q   <= y_store_q + 32'd1;
       endcase
-      if (setreg) begin
-        unique case (roff)
-          12'(tessera_spec_pkg::TS_RASTER_DEPTH_OFFSET): begin
-            depth_func_q <= rval[tessera_spec_pkg::TS_RASTER_DEPTH_FUNC_LSB +: 2];
-            depth_we_q   <= rval[tessera_spec_pkg::TS_RASTER_DEPTH_WRITE_EN_LSB];
-          end
-          12'(tessera_spec_pkg::TS_RASTER_COLOR_OFFSET):
-            color_we_q <= rval[tessera_spec_pkg::TS_RASTER_COLOR_WRITE_EN_LSB];
-          12'(tessera_spec_pkg::TS_RASTER_TEX_CTRL_OFFSET):
-            tex_ctrl_q <= rval & tessera_spec_pkg::TS_RASTER_TEX_CTRL_RW_MASK;
-          12'(tessera_spec_pkg::TS_RASTER_TEX_BASE_OFFSET): tex_base_q <= rval;
-          12'(tessera_spec_pkg::TS_RASTER_BATCH_OFFSET):
-            batch_q <= rval[tessera_spec_pkg::TS_RASTER_BATCH_PRIMS_LSB +: 8];
-          12'(tessera_spec_pkg::TS_RASTER_BIN_OFFSET):
-            bin_size_q <= rval[tessera_spec_pkg::TS_RASTER_BIN_SIZE_LSB +: 2];
-          12'(tessera_spec_pkg::TS_RASTER_SLICE_OFFSET): begin
-            snum_q <= rval[tessera_spec_pkg::TS_RASTER_SLICE_NUM_LSB +: 4];
-            sidx_q <= rval[tessera_spec_pkg::TS_RASTER_SLICE_INDEX_LSB +: 3];
-            skew_q <= rval[tessera_spec_pkg::TS_RASTER_SLICE_SKEW_LSB +: 3];
-          end
-          12'(tessera_spec_pkg::TS_RASTER_LRZ_OFFSET):
-            lrz_en_q <= rval[tessera_spec_pkg::TS_RASTER_LRZ_ENABLE_LSB];
-          default: ;
-        endcase
-      end
-      if (cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN) begin
-        caddr_q  <= in_rp.color_addr;
-        rtw_q    <= in_rp.width;
-        rth_q    <= in_rp.height;
-        daddr_q  <= in_rp.depth_addr;
-        cload_q  <= in_rp.color_load;
-        dload_q  <= in_rp.depth_load;
-        cclear_q <= in_rp.clear_color;
-        dclear_q <= in_rp.clear_depth;
-        cdsid_q  <= in_rp.color_dsid;
-        ddsid_q  <= in_rp.depth_dsid;
-        e_clr_c_q <= e_clr_c;
-        e_clr_d_q <= e_clr_d;
-      end
-      for (int i = 0; i < BATCH_PRIMS; i++) begin
-        if (tr_we && bcnt_q == BCntW'(i)) begin
-          tx0_q[i*7 +: 7] <= itx0;
-          tx1_q[i*7 +: 7] <= itx1;
-          ty0_q[i*7 +: 7] <= ity0;
-          ty1_q[i*7 +: 7] <= ity1;
-        end
-      end
-      st_q <= st_d;  done_q <= done_d;  ne_q <= ne_d;  bcnt_q <= bcnt_d;  uv_q <= uv_d;
+      st_q <= st_d;  done_q <= done_d;
       rs_q <= rs_d;
-      wbank_q <= wbank_d;
       rb_q <= rb_d;
       rh_q <= rh_d;
       lh_q <= lh_d;
@@ -998,10 +799,9 @@ module raster_slice #(
       lrzp_q <= lrzp_d;
       sptx_q <= sptx_d;
       spty_q <= spty_d;
-      utx0_q <= utx0_d;  utx1_q <= utx1_d;  uty0_q <= uty0_d;  uty1_q <= uty1_d;
-      wtx_q <= wtx_d;  wty_q <= wty_d;  pm_q <= pm_d;  xin_q <= xin_d;  yin_q <= yin_d;
+      pm_q <= pm_d;
       prx0_q <= prx0_d;  pry0_q <= pry0_d;  prx1_q <= prx1_d;  pry1_q <= pry1_d;
-      if (tr_we) c_tris_q <= c_tris_q + 32'd1;
+      if (b_ins) c_tris_q <= c_tris_q + 32'd1;
       if (bs_valid_o && bs_ready_i) begin
         c_bins_q   <= c_bins_q + 32'd1;
         c_bprims_q <= c_bprims_q + 32'(bpop);
@@ -1018,9 +818,9 @@ module raster_slice #(
   end
 
   assign done_o   = done_q;
-  assign busy_o   = (st_q != T_IDLE) || (bcnt_q != '0) || !drained || e_wr_out || e_rd_out;
-  assign bs_tx_o  = wtx_q;
-  assign bs_ty_o  = wty_q;
+  assign busy_o   = (st_q != T_IDLE) || (bcnt != '0) || !drained || e_wr_out || e_rd_out;
+  assign bs_tx_o  = wtx;
+  assign bs_ty_o  = wty;
   assign bs_mask_o  = bmask;
   assign bs_count_o = bpop;
   assign cnt_tris_o = c_tris_q;   assign cnt_bins_o  = c_bins_q;
@@ -1039,25 +839,12 @@ module raster_slice #(
   assign cyc_raster_o = y_rast_q;  assign cyc_store_o = y_store_q;
 
   logic unused_top;
-  // in_rp: body_size and the store ops are the CP's and the cache's, not the slice's
-  assign unused_top = ^{tex_ctrl_q, cload_q, dload_q, in_i.draw_id, in_i.prim_id, in_rp,
-                        mem_rsp_i.err, mem_rsp_i.src, mem_rsp_i.tag[7], tse_busy, gras_busy, wy0};
+  assign unused_top = ^{in_i.draw_id, in_i.prim_id,
+                        mem_rsp_i.err, mem_rsp_i.src, mem_rsp_i.tag[7], tb_busy, gras_busy};
 
   // PIXELS_PER_CLK: one 2x2 quad per clock is what GRAS and RB implement
   `ASSERT_INIT(PixelsPerClkIs4, PIXELS_PER_CLK == 4)
   `ASSERT_INIT(SliceParams_A, SLICE_NUM >= 1 && SLICE_NUM <= 8 && SLICE_INDEX < SLICE_NUM)
-`ifndef SYNTHESIS
-  // The box flags give the comparator definition of the mask while the walker walks a batch.
-  logic [BATCH_PRIMS-1:0] bmask_ref;
-  always_comb begin
-    for (int i = 0; i < BATCH_PRIMS; i++) begin
-      bmask_ref[i] = ne_q[i] && (wtx_q >= tx0_q[i*7 +: 7]) && (wtx_q <= tx1_q[i*7 +: 7]) &&
-                     (wty_q >= ty0_q[i*7 +: 7]) && (wty_q <= ty1_q[i*7 +: 7]);
-    end
-  end
-  `ASSERT(BinMaskIsBoxTest_A, (st_q != T_IDLE && st_q != T_CWALK && st_q != T_CLEAR &&
-                               st_q != T_DRAIN) |-> bmask == bmask_ref)
-`endif
   // the port's request is held until taken: the engine's stays when it was not taken
   `ASSERT(EngineReqHeld_A, e_lock_q |-> e_req_valid && !fs_sel && e_req == $past(e_req))
   `ASSERT(RspNoError, mem_rsp_valid_i |-> !mem_rsp_i.err)
@@ -1065,7 +852,7 @@ module raster_slice #(
   // ends with RENDERPASS_END, which writes them), only a fitting pass has pending tiles, and a
   // fill never takes the tile buffer's write port from a load response.
   `ASSERT(FcNoneAtPassBegin_A, cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN |-> !fc_any)
-  `ASSERT(FcOnlyInsideGrid_A, fc_any && (st_q == T_BS || st_q == T_CWALK) |-> wtx_q < 7'd32 && wty_q < 7'd32)
+  `ASSERT(FcOnlyInsideGrid_A, fc_any && (st_q == T_BS || st_q == T_CWALK) |-> wtx < 7'd32 && wty < 7'd32)
   `ASSERT(FcFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD && !e_rsp)
   // Setup/raster overlap: GRAS is started only when free, and it finishes (done_o) only while
   // it is working; the bin's store waits for it.
@@ -1078,12 +865,14 @@ module raster_slice #(
   `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> eh_q != drh_q)
   `ASSERT(HandOffLoaded_A, st_q == T_HAND |-> !(ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD))
   // the batch being inserted never writes the bank the raster side reads; commands run drained
-  `ASSERT(BanksApart_A, tr_we && rs_q != R_IDLE |-> rb_q != wbank_q)
+  `ASSERT(BanksApart_A, b_ins && rs_q != R_IDLE |-> rb_q != wbank)
   `ASSERT(CommandsDrained_A, cmd_fire |-> drained)
   // a tile is loaded only after the previous batch's store of it (read back through memory)
   `ASSERT(LoadAfterStore_A, e_start && e_start_mode == tessera_raster_pkg::TE_LOAD |-> !tile_busy)
   // GRAS starts a bin's primitive only after the previous bin drained and the LRZ took it
   `ASSERT(GrasAfterDrain_A, gras_start |-> !dr_q && !lrzp_q)
   `ASSERT(OneStoreWaiting_A, dr_q && !dr_d |-> !sp_q)
+  // the raster side reads a setup record only once the binner has written it
+  `ASSERT(SetupReadReady_A, sr_re |-> sr_ready)
 
 endmodule

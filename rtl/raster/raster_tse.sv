@@ -1,4 +1,4 @@
-// raster_tse -- triangle setup (TSE) for one (bin, primitive) pair.
+// raster_tse -- triangle setup (TSE): one triangle's edge functions and attribute planes.
 //
 // Source: ARCHITECTURE.md 5.4 "TSE and GRAS: edge functions in fixed point, pixel centres at
 // +0.5, the top-left fill rule ... interpolated with one fixed-point reciprocal per
@@ -20,9 +20,9 @@
 //   S_FIN   the last sum
 // 44 cycles per setup, 40 for an untextured primitive (uv_en_i = 0: u and v, which the FS
 // does not read then, are not set up and read as 0). It was 90 and 74 on one multiplier.
-// The raster slice overlaps it with GRAS on the previous primitive. The seam for a faster TSE:
-// setup once per triangle at batch insertion (everything but the 20 origin products is
-// bin-independent) and a radix-4 division.
+// The raster slice runs it once per triangle, when the triangle enters the batch, with the
+// origin at the triangle's first 8x8 block; raster_tse_bin moves the planes to each bin
+// (docs/raster.md "Setup once per triangle"). The seam for a faster TSE: a radix-4 division.
 
 `include "prim_assert.svh"
 
