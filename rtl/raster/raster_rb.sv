@@ -12,10 +12,11 @@
 //
 // Two halves (issue 16 item 3, docs/raster.md "Double-buffered tile buffer"): every bank is
 // two RAMs, the lower and upper 32 rows of a 64x64 tile. With split_i (bins of at most 32x32
-// pixels, which fit one half) each half holds a whole tile: quads go to half qhalf_i and lines
-// to half lhalf_i, each half with its own ports, so the slice loads the next bin and stores
-// the previous one while the current bin rasterizes. Without split_i a 64x64 tile spans both
-// halves and the slice never mixes line traffic with quads.
+// pixels, which fit one half) each half holds a whole tile: quads go to half qhalf_i, line
+// writes to half lhalf_i and line reads to half lrhalf_i, each half with its own ports, so
+// the slice loads the next bin and stores the previous one while the current bin rasterizes,
+// and the last lines of a load arrive while the next store reads the other half. Without
+// split_i a 64x64 tile spans both halves and the slice never mixes line traffic with quads.
 
 `include "prim_assert.svh"
 
@@ -28,28 +29,33 @@ module raster_rb (
   input  logic          color_we_i,
   input  logic          split_i,          // bins <= 32x32: one tile per half
   input  logic          qhalf_i,          // with split_i: the half the quads work in
-  input  logic          lhalf_i,          // with split_i: the half the line port works in
+  input  logic          lhalf_i,          // with split_i: the half line writes go to
+  input  logic          lrhalf_i,         // with split_i: the half line reads come from
   // quads (always accepted)
   input  logic          quad_valid_i,
   input  tessera_raster_pkg::quad_t quad_i,
   output logic [2:0]    pass_cnt_o,       // pixels of the stage-1 quad that passed the test
   output logic          hidden_o,         // the quad merged last cycle passed no pixel (overdraw)
   output logic          idle_o,
-  // line port: tile load (write) and store (read); target 0 color, 1 depth
+  // line ports: tile load (write) and store (read), independent; target 0 color, 1 depth
   input  logic          lwe_i,
-  input  logic          lre_i,
   input  logic          ltgt_i,
   input  logic [5:0]    lrow_i,
   input  logic [1:0]    lseg_i,
   input  logic [511:0]  lwdata_i,
+  input  logic          lre_i,
+  input  logic          lrtgt_i,
+  input  logic [5:0]    lrrow_i,
+  input  logic [1:0]    lrseg_i,
   output logic [511:0]  lrdata_o          // the cycle after lre_i
 );
 
   // Word address {half, row[4:1], seg}: the half is row[5] of a 64x64 tile, or the half
   // chosen by the slice when split. 64 words per RAM.
-  logic [6:0] qaddr, laddr;
-  assign qaddr = {split_i ? qhalf_i : quad_i.ly[5], quad_i.ly[4:1], quad_i.lx[5:4]};
-  assign laddr = {split_i ? lhalf_i : lrow_i[5], lrow_i[4:1], lseg_i};
+  logic [6:0] qaddr, laddr, lraddr;
+  assign qaddr  = {split_i ? qhalf_i : quad_i.ly[5], quad_i.ly[4:1], quad_i.lx[5:4]};
+  assign laddr  = {split_i ? lhalf_i : lrow_i[5], lrow_i[4:1], lseg_i};
+  assign lraddr = {split_i ? lrhalf_i : lrrow_i[5], lrrow_i[4:1], lrseg_i};
 
   // RAM (half h, bank b) at index h*4 + b; banks 0 color even, 1 color odd, 2 depth even,
   // 3 depth odd
@@ -78,7 +84,7 @@ module raster_rb (
   // A line access and a quad in the same half in the same cycle: the slice never does that
   // (assertions below); the line access wins and the quad would be lost.
   logic q_line_conflict;
-  assign q_line_conflict = (lre_i || lwe_i) && (laddr[6] == qaddr[6]);
+  assign q_line_conflict = (lre_i && lraddr[6] == qaddr[6]) || (lwe_i && laddr[6] == qaddr[6]);
 
   // ---- stage 1: depth test and merge ------------------------------------------------------
   logic [4*512-1:0] qrd, cur, nxt;
@@ -128,9 +134,9 @@ module raster_rb (
       end else if (s1_q && a1_q[6] == 1'(h)) begin
         we[h*4 +: 4] = 4'hF;
       end
-      if (lre_i && laddr[6] == 1'(h)) begin
-        raddr[h*6 +: 6] = laddr[5:0];
-        re[h*4 + 32'({ltgt_i, lrow_i[0]})] = 1'b1;
+      if (lre_i && lraddr[6] == 1'(h)) begin
+        raddr[h*6 +: 6] = lraddr[5:0];
+        re[h*4 + 32'({lrtgt_i, lrrow_i[0]})] = 1'b1;
       end else if (quad_valid_i && qaddr[6] == 1'(h)) begin
         re[h*4 +: 4] = 4'hF;
       end
@@ -157,9 +163,9 @@ module raster_rb (
       end
       lre_q <= lre_i;
       if (lre_i) begin
-        ltgt_q  <= ltgt_i;
-        lrow0_q <= lrow_i[0];
-        lhalf_q <= laddr[6];
+        ltgt_q  <= lrtgt_i;
+        lrow0_q <= lrrow_i[0];
+        lhalf_q <= lraddr[6];
       end
       // a merge refreshes the forwarded words; a line written into their half may replace
       // them (a new tile), so the forward is dropped
@@ -197,6 +203,10 @@ module raster_rb (
   `ASSERT(NoLineWriteInMerge, !(s1_q && lwe_i && laddr[6] == a1_q[6]))
   `ASSERT(UnsplitNoOverlap_A, !split_i |-> !((quad_valid_i || s1_q) && (lre_i || lwe_i)))
   `ASSERT(SplitTileFitsHalf_A, split_i && quad_valid_i |-> !quad_i.ly[5] && !quad_i.lx[5])
-  `ASSERT(SplitLineFitsHalf_A, split_i && (lre_i || lwe_i) |-> !lrow_i[5] && !lseg_i[1])
+  `ASSERT(SplitLineFitsHalf_A, split_i && lwe_i |-> !lrow_i[5] && !lseg_i[1])
+  `ASSERT(SplitLineReadFitsHalf_A, split_i && lre_i |-> !lrrow_i[5] && !lrseg_i[1])
+  // a read and a write of lines in one cycle go to different halves (a load's last lines
+  // arrive while the next store reads its tile), so unsplit they never meet
+  `ASSERT(LineReadWriteApart_A, lre_i && lwe_i |-> split_i && lraddr[6] != laddr[6])
 
 endmodule

@@ -216,9 +216,9 @@ module raster_slice #(
     .mrsp_valid_i(fs_rsp), .mrsp_data_i(mem_rsp_i.rdata),
     .hits_o(fs_hits), .misses_o(fs_misses));
 
-  logic         lwe, lre, ltgt;
-  logic [5:0]   lrow;
-  logic [1:0]   lseg;
+  logic         lwe, lre, ltgt, lrtgt, lwhalf;
+  logic [5:0]   lrow, lrrow;
+  logic [1:0]   lseg, lrseg;
   logic [511:0] lrdata;
   logic [511:0] lwdata;   // a load response, or the clear value (fast clear)
   logic [2:0]   rb_pass;
@@ -227,9 +227,10 @@ module raster_slice #(
   raster_rb u_rb (
     .clk_i, .rst_ni,
     .depth_func_i(rg.depth.func), .depth_we_i(rg.depth.write_en), .color_we_i(rg.color.write_en),
-    .split_i(dbuf), .qhalf_i(qhalf), .lhalf_i(eh_q),
+    .split_i(dbuf), .qhalf_i(qhalf), .lhalf_i(lwhalf), .lrhalf_i(eh_q),
     .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .hidden_o(rb_hidden), .idle_o(rb_idle),
-    .lwe_i(lwe), .lre_i(lre), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
+    .lwe_i(lwe), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
+    .lre_i(lre), .lrtgt_i(lrtgt), .lrrow_i(lrrow), .lrseg_i(lrseg),
     .lwdata_i(lwdata), .lrdata_o(lrdata));
 
   // ============================================================================================
@@ -243,6 +244,7 @@ module raster_slice #(
   logic                         e_start_half, e_start_fill_c, e_start_fill_d, e_start_clear_d;
   tessera_raster_pkg::tile_op_e emode_q;           // the engine's job (its outputs)
   logic                         ebusy_q, eh_q, e_done, e_fill_we, e_rd_out, e_wr_out;
+  logic                         e_tail, e_ld_done;   // a load's data still arrives; it all has
   logic [6:0]                   etx_q, ety_q;
   logic                         e_clr_c, e_clr_d;
 
@@ -325,10 +327,12 @@ module raster_slice #(
     .cdsid_i(cdsid), .ddsid_i(ddsid), .cclear_i(cclear), .dclear_i(dclear),
     .req_valid_o(e_req_valid), .req_o(e_req), .grant_i(mem_req_ready_i && !fs_sel),
     .rsp_rd_i(e_rsp), .rsp_wr_i(rsp_wr), .rsp_tag_i(mem_rsp_i.tag), .rsp_data_i(mem_rsp_i.rdata),
-    .lwe_o(lwe), .lre_o(lre), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwdata_o(lwdata),
+    .lwe_o(lwe), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwhalf_o(lwhalf), .lwdata_o(lwdata),
+    .lre_o(lre), .lrtgt_o(lrtgt), .lrrow_o(lrrow), .lrseg_o(lrseg),
     .lrdata_i(lrdata),
     .busy_o(ebusy_q), .op_o(emode_q), .tx_o(etx_q), .ty_o(ety_q), .half_o(eh_q),
-    .done_o(e_done), .fill_we_o(e_fill_we), .rd_out_o(e_rd_out), .wr_out_o(e_wr_out));
+    .done_o(e_done), .tail_o(e_tail), .ld_done_o(e_ld_done),
+    .fill_we_o(e_fill_we), .rd_out_o(e_rd_out), .wr_out_o(e_wr_out));
 
   // ============================================================================================
   // Control
@@ -368,7 +372,7 @@ module raster_slice #(
   logic                   lhalf;
   assign dbuf = small_bin;
   assign qhalf = dr_q ? drh_q : rh_q;
-  assign drained = (rs_q == R_IDLE) && !dr_q && !sp_q && !ebusy_q;
+  assign drained = (rs_q == R_IDLE) && !dr_q && !sp_q && !ebusy_q && !e_tail;
   // The walker's tile is still in flight from the previous batch (rendered, draining, waiting
   // for or in its store): its load must wait for that store, which it reads back. Inside a
   // batch every tile is visited once.
@@ -496,7 +500,7 @@ module raster_slice #(
       // The bitstream record goes out when the bin's load can start: a free half, the engine
       // free, no store waiting (stores first: they free the halves) and the tile not in
       // flight from the previous batch.
-      T_BS: if (lhalf_free && !ebusy_q && !sp_q && !tile_busy) begin
+      T_BS: if (lhalf_free && !ebusy_q && !e_tail && !sp_q && !tile_busy) begin
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
           e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
@@ -511,7 +515,7 @@ module raster_slice #(
           st_d = T_LOAD;
         end
       end
-      T_LOAD: if (e_done) st_d = T_HAND;
+      T_LOAD: if (e_ld_done) st_d = T_HAND;
       // The loaded bin goes to the raster side when it is free; the walker moves on.
       T_HAND: if (rs_q == R_IDLE) begin
         rs_d = R_PRIM;
@@ -720,6 +724,9 @@ module raster_slice #(
         tessera_raster_pkg::TE_STORE: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_STORE;
         default: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_CLEAR;
       endcase
+    end else if (e_tail) begin
+      // a load's last lines arrive with no engine job: as in the load itself
+      act = e_rsp ? tessera_raster_pkg::ACT_LOAD : tessera_raster_pkg::ACT_MEMORY_WAIT;
     end else begin
       unique case (st_q)
         T_IDLE: begin
@@ -863,7 +870,7 @@ module raster_slice #(
   // and only with bins that fit a half; the walker hands on only loaded bins.
   `ASSERT(HalvesApart_A, rs_q != R_IDLE && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> dbuf && eh_q != rh_q)
   `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> eh_q != drh_q)
-  `ASSERT(HandOffLoaded_A, st_q == T_HAND |-> !(ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD))
+  `ASSERT(HandOffLoaded_A, st_q == T_HAND |-> !(ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD) && !e_tail)
   // the batch being inserted never writes the bank the raster side reads; commands run drained
   `ASSERT(BanksApart_A, b_ins && rs_q != R_IDLE |-> rb_q != wbank)
   `ASSERT(CommandsDrained_A, cmd_fire |-> drained)

@@ -19,8 +19,13 @@
 //         clock when the port takes every write.
 //   clear WRITEs the clear value into every line.
 // Write tags are {1, n}, n = 1..127 (8'h80 is the FS's texel read), at most 127 in flight.
-// The job is done (done_o) when its last request is taken and, for a load, its last
-// response written.
+// A store or clear is done (done_o) when its last request is taken. A load of a bin of up to
+// 32x32 pixels (its tags name target and line) ends its job when its last read is taken: its
+// data still arrives (tail_o) and goes into its half through the write port while the engine
+// already runs the next store through the read port, from the other half (issue 16 item 3:
+// the load's latency no longer adds to the engine's time per bin); ld_done_o pulses when
+// the last line is written. A 64x64 load is one job until its last response (its tags are
+// reused per 128-line chunk). A load never starts during another load's tail.
 
 `include "prim_assert.svh"
 
@@ -58,13 +63,17 @@ module raster_tile_engine #(
   input  logic                          rsp_wr_i,
   input  logic [7:0]                    rsp_tag_i,
   input  logic [511:0]                  rsp_data_i,
-  // tile-buffer line port (raster_rb)
+  // tile-buffer line ports (raster_rb): writes (load responses, fills), reads (store)
   output logic                          lwe_o,
-  output logic                          lre_o,
   output logic                          ltgt_o,
   output logic [5:0]                    lrow_o,
   output logic [1:0]                    lseg_o,
+  output logic                          lwhalf_o,
   output logic [511:0]                  lwdata_o,
+  output logic                          lre_o,
+  output logic                          lrtgt_o,
+  output logic [5:0]                    lrrow_o,
+  output logic [1:0]                    lrseg_o,
   input  logic [511:0]                  lrdata_i,     // the cycle after lre_o
   // state
   output logic                          busy_o,
@@ -73,6 +82,8 @@ module raster_tile_engine #(
   output logic [6:0]                    ty_o,
   output logic                          half_o,
   output logic                          done_o,       // pulse: the job is done
+  output logic                          tail_o,       // a finished load's data still arrives
+  output logic                          ld_done_o,    // pulse: a load's last line is written
   output logic                          fill_we_o,    // a fill line written this cycle
   output logic                          rd_out_o,     // reads in flight
   output logic                          wr_out_o      // writes not yet acknowledged
@@ -93,6 +104,9 @@ module raster_tile_engine #(
   logic [8:0]  rd_out_q, rd_out_d;
   logic [7:0]  wr_out_q, wr_out_d;
   logic [6:0]  wr_tag_q, wr_tag_d;
+  logic        tl_q, tl_d;           // a small bin's load has ended its job; data still arrives
+  logic        tlh_q, tlh_d;         // ... into this half
+  logic        ld_done;
 
   logic small_bin;
   assign small_bin = (l2t_i != 3'd2);
@@ -157,8 +171,15 @@ module raster_tile_engine #(
     req_o = '0;
     req_o.src = tessera_mem_pkg::SRC_W'(SRC_ID);
     lre_o = 1'b0;
+    lrtgt_o = etgt_q;  lrrow_o = e_row;  lrseg_o = e_seg;
     ltgt_o = etgt_q;  lrow_o = e_row;  lseg_o = e_seg;
     lwe_o = rsp_rd_i;
+    tl_d = tl_q;  tlh_d = tlh_q;  ld_done = 1'b0;
+    // the tail of a load: its last response written ends it
+    if (tl_q && rsp_rd_i && rd_out_q == 9'd1) begin
+      tl_d = 1'b0;
+      ld_done = 1'b1;
+    end
     e_fill_we = 1'b0;
     e_adv = 1'b0;
     if (rsp_rd_i) begin
@@ -170,7 +191,18 @@ module raster_tile_engine #(
       etx_d = tx_i;  ety_d = ty_i;  eh_d = half_i;
       efill_c_d = fill_c_i;  efill_d_d = fill_d_i;  ecl_d_d = clear_d_i;
     end else if (ebusy_q) begin
-      if (ewait_q) begin
+      if (ewait_q && small_bin) begin
+        // every read issued: the job ends, its data goes on arriving in the tail
+        ebusy_d = 1'b0;
+        ewait_d = 1'b0;
+        li_d = '0;
+        if (rd_out_q == '0 || (rsp_rd_i && rd_out_q == 9'd1)) begin
+          ld_done = 1'b1;
+        end else begin
+          tl_d = 1'b1;
+          tlh_d = eh_q;
+        end
+      end else if (ewait_q) begin
         if (rd_out_q == '0 && !rsp_rd_i) next_line = 1'b1;
       end else if (!e_lvalid) begin
         next_line = 1'b1;
@@ -199,8 +231,8 @@ module raster_tile_engine #(
           end
         end
       end else if (!eph_q) begin
-        lre_o = (emode_q == tessera_raster_pkg::TE_STORE) && !rsp_rd_i;
-        if (emode_q != tessera_raster_pkg::TE_STORE || !rsp_rd_i) eph_d = 1'b1;
+        lre_o = (emode_q == tessera_raster_pkg::TE_STORE);   // the read port: no response conflicts
+        eph_d = 1'b1;
       end else if (wr_out_q < 8'd127) begin
         req_valid_o = 1'b1;
         req_o.op    = tessera_mem_pkg::MEM_OP_WRITE;
@@ -226,11 +258,11 @@ module raster_tile_engine #(
         end else if (li_q != e_last) begin
           li_d = li_q + 8'd1;
           // back-to-back writes: fetch the next line's word now (one line per clock)
-          if (wrote && !rsp_rd_i) begin
-            eph_d  = 1'b1;
-            lre_o  = (emode_q == tessera_raster_pkg::TE_STORE);
-            lrow_o = e_row_n;
-            lseg_o = e_seg_n;
+          if (wrote) begin
+            eph_d   = 1'b1;
+            lre_o   = (emode_q == tessera_raster_pkg::TE_STORE);
+            lrrow_o = e_row_n;
+            lrseg_o = e_seg_n;
           end
         end else begin
           ewait_d = 1'b0;
@@ -247,6 +279,7 @@ module raster_tile_engine #(
     end
   end
   assign lwdata_o = e_fill_we ? clr_line : rsp_data_i;
+  assign lwhalf_o = tl_q ? tlh_q : eh_q;
 
   always_comb begin
     rd_out_d = rd_out_q;
@@ -275,6 +308,8 @@ module raster_tile_engine #(
       rd_out_q <= '0;
       wr_out_q <= '0;
       wr_tag_q <= 7'd1;
+      tl_q <= 1'b0;
+      tlh_q <= 1'b0;
     end else begin
       emode_q <= emode_d;
       li_q <= li_d;
@@ -292,6 +327,8 @@ module raster_tile_engine #(
       rd_out_q <= rd_out_d;
       wr_out_q <= wr_out_d;
       wr_tag_q <= wr_tag_d;
+      tl_q <= tl_d;
+      tlh_q <= tlh_d;
     end
   end
 
@@ -301,6 +338,8 @@ module raster_tile_engine #(
   assign ty_o      = ety_q;
   assign half_o    = eh_q;
   assign done_o    = e_done;
+  assign tail_o    = tl_q;
+  assign ld_done_o = ld_done || (e_done && emode_q == tessera_raster_pkg::TE_LOAD);
   assign fill_we_o = e_fill_we;
   assign rd_out_o  = (rd_out_q != '0);
   assign wr_out_o  = (wr_out_q != '0);
@@ -314,6 +353,11 @@ module raster_tile_engine #(
   `ASSERT(TeFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD && !rsp_rd_i)
   `ASSERT(TeWriteTagNotFs_A, req_valid_o && req_o.op == tessera_mem_pkg::MEM_OP_WRITE |-> req_o.tag != 8'h80)
   // a load's responses are written only while the load waits for them
-  `ASSERT(TeResponseInLoad_A, rsp_rd_i |-> ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD)
+  `ASSERT(TeResponseInLoad_A, rsp_rd_i |-> (ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD) || tl_q)
+  // no load starts in a tail (its tags would meet the tail's); a tail is a small bin's, and
+  // the store beside it reads the other half
+  `ASSERT(TeNoLoadInTail_A, start_i && tl_q |-> op_i != tessera_raster_pkg::TE_LOAD)
+  `ASSERT(TeTailSmallBin_A, tl_q |-> small_bin)
+  `ASSERT(TeTailOtherHalf_A, tl_q && lre_o |-> eh_q != tlh_q)
 
 endmodule
