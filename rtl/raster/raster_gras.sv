@@ -13,16 +13,21 @@
 //
 // Walk (issue 16 item 6, docs/raster.md "Block walk"): the rectangle is (pixel bbox of the
 // primitive) x (bin) x (render target). The TSE evaluates the planes at the centre of the
-// rectangle's first 8x8-aligned block's origin pixel. Blocks go in raster order; per block:
-//   G_BLK   the three edge functions and z at the block's corners (pixel centres bx, bx+8 x
+// rectangle's first 8x8-aligned block's origin pixel. Two stages work on different blocks:
+// the block walker (W_*), in raster order, per block:
+//   W_BLK   the three edge functions and z at the block's corners (pixel centres bx, bx+8 x
 //           by, by+8, a superset of the block's pixels) decide: an edge negative at all four
 //           corners (zero counts as outside unless the edge is top-left) rejects the block,
 //           and when that edge does not grow to the right, the rest of the block row too.
 //           Otherwise the LRZ is asked (zmin/zmax of the corners, full coverage) and the
-//           walker moves 4 pixels into the block where the rectangle starts there.
-//   G_ENTER the LRZ answers; a rejected block is skipped; the walker moves the last 2 pixels.
-//   G_QUAD  the block's quads inside the rectangle, one per clock (a quad row ends early once
-//           an edge that does not grow to the right has left it).
+//           planes move 4 pixels into the block where the rectangle starts there.
+//   W_LRZ   the LRZ answers; a rejected block is skipped; the planes move the last 2 pixels
+//           to the block's first quad and the block goes to the quad stage (W_HOLD: while
+//           the one-block buffer is full).
+// and the quad stage (Q_RUN), which emits the block's quads inside the rectangle, one per
+// clock (a quad row ends early once an edge that does not grow to the right has left it), and
+// takes the next block in the cycle of a block's last quad: the walker's two cycles per
+// accepted block and one per rejected block happen under the previous block's quads.
 // Every input is registered at start_i, so the TSE sets up the next primitive meanwhile.
 
 `include "prim_assert.svh"
@@ -60,9 +65,19 @@ module raster_gras (
 
   localparam int unsigned NP = 10;   // planes: 3 edges, 7 attributes (z is plane 3)
 
-  typedef enum logic [1:0] {G_IDLE, G_BLK, G_ENTER, G_QUAD} gstate_e;
-  gstate_e              st_q, st_d;
+  typedef enum logic [1:0] {W_IDLE, W_BLK, W_LRZ, W_HOLD} wstate_e;   // the block walker
+  typedef enum logic {Q_IDLE, Q_RUN} qstate_e;                          // the quad stage
+  wstate_e              ws_q, ws_d;
+  qstate_e              qs_q, qs_d;
+  logic                 act_q, act_d;       // a primitive is in GRAS
   logic                 done_q, done_d;
+  logic [NP*48-1:0]     ent_q, ent_d;       // walker: planes at the block's entry (4-pixel steps)
+  logic [10:0]          qxs_q, qxs_d;       // quad stage: the block's first quad column
+  logic [1:0]           qeqx_q, qeqx_d, qeqy_q, qeqy_d;   // ... its last quad column / row
+  logic                 nb_v_q, nb_v_d;     // the buffered next block
+  logic [NP*48-1:0]     nb_cur_q, nb_cur_d;
+  logic [10:0]          nb_qx_q, nb_qx_d, nb_qy_q, nb_qy_d;
+  logic [1:0]           nb_eqx_q, nb_eqx_d, nb_eqy_q, nb_eqy_d;
   logic [10:0]          bx_q, bx_d, by_q, by_d;     // block origin
   logic [10:0]          qx_q, qx_d, qy_q, qy_d;     // quad origin
   logic [10:0]          x0_q, y0_q, x1_q, y1_q, tx_q, ty_q;
@@ -176,6 +191,8 @@ module raster_gras (
     end
   end
 
+
+  // ---- the walker's block: entry position, last quad, quads inside the rectangle -----------
   // Where the rectangle starts inside this block (in quads, 0..3): only in the first block
   // column / row. The last quad column / row inside the block and the rectangle.
   logic       first_bx, first_by, full_rect;
@@ -202,7 +219,8 @@ module raster_gras (
   assign last_bx = (bx_q[10:3] == x1_q[10:3]);
   assign last_by = (by_q[10:3] == y1_q[10:3]);
 
-  // ---- quads (G_QUAD) -------------------------------------------------------------------------
+
+  // ---- quads (the quad stage) -----------------------------------------------------------------
   // plane values at the quad's four pixel centres (pixel i = 2*dy + dx) at
   // pval[(i*NP+j)*48 +: 48]
   logic [4*NP*48-1:0] pval;
@@ -256,90 +274,80 @@ module raster_gras (
     end
   end
 
-  logic last_qx, last_qy, adv;
-  assign last_qx = (qx_q[2:1] == eqx) || rowskip;
-  assign last_qy = (qy_q[2:1] == eqy);
-  // Quads go out in G_QUAD, and already in G_ENTER when the block needs no 2-pixel entry
-  // step and the LRZ keeps it (the block's first quad then costs no extra cycle).
-  logic need2, emit;
-  assign need2 = oqx[0] || oqy[0];
-  assign emit = (st_q == G_QUAD) || ((st_q == G_ENTER) && !need2 && !lrz_reject_i);
-  assign quad_valid_o = emit && (cov != '0);
-  assign adv = emit && ((cov == '0) || quad_ready_i);
+  // ---- the two stages ------------------------------------------------------------------------
+  // The walker (W_*) tests blocks and asks the LRZ; an accepted block goes, with the planes at
+  // its first quad, to the quad stage (Q_*) directly when that takes a block this cycle, or
+  // into the one-block buffer (nb_*) in between. The quad stage emits one quad per clock and
+  // takes the next block in the cycle of its last quad, so a block's test and LRZ question
+  // happen while the block before it is still emitting quads.
+  logic last_qx, last_qy, adv, blk_end;
+  assign last_qx = (qx_q[2:1] == qeqx_q) || rowskip;
+  assign last_qy = (qy_q[2:1] == qeqy_q);
+  assign quad_valid_o = (qs_q == Q_RUN) && (cov != '0);
+  assign adv     = (qs_q == Q_RUN) && ((cov == '0) || quad_ready_i);
+  assign blk_end = adv && last_qx && last_qy;
 
-  // ---- walk -----------------------------------------------------------------------------------
-  logic next_blk, next_row;   // leave the block: to the next one, or to the next block row
-  logic [NP*48-1:0] skip4, skip2;
+  logic [NP*48-1:0] skip4, skip2, cur0;
   always_comb begin
     for (int j = 0; j < NP; j++) begin
       skip4[j*48 +: 48] = (oqx[1] ? {gxf[j*48 +: 42], 6'd0} : 48'd0) + (oqy[1] ? {gyf[j*48 +: 42], 6'd0} : 48'd0);
       skip2[j*48 +: 48] = (oqx[0] ? {gxf[j*48 +: 43], 5'd0} : 48'd0) + (oqy[0] ? {gyf[j*48 +: 43], 5'd0} : 48'd0);
+      cur0[j*48 +: 48]  = ent_q[j*48 +: 48] + skip2[j*48 +: 48];   // W_LRZ, W_HOLD: the first quad
     end
   end
 
+  logic push, q_take, next_blk, next_row;
   always_comb begin
-    st_d = st_q;  done_d = 1'b0;  bx_d = bx_q;  by_d = by_q;  qx_d = qx_q;  qy_d = qy_q;
-    borg_d = borg_q;  brow_d = brow_q;  cur_d = cur_q;  row_d = row_q;
+    ws_d = ws_q;  qs_d = qs_q;  done_d = 1'b0;  act_d = act_q;
+    bx_d = bx_q;  by_d = by_q;  borg_d = borg_q;  brow_d = brow_q;  ent_d = ent_q;
     first_bx_d = first_bx_q;  first_by_d = first_by_q;
+    qx_d = qx_q;  qy_d = qy_q;  cur_d = cur_q;  row_d = row_q;
+    qxs_d = qxs_q;  qeqx_d = qeqx_q;  qeqy_d = qeqy_q;
+    nb_v_d = nb_v_q;  nb_cur_d = nb_cur_q;  nb_qx_d = nb_qx_q;  nb_qy_d = nb_qy_q;
+    nb_eqx_d = nb_eqx_q;  nb_eqy_d = nb_eqy_q;
     next_blk = 1'b0;
     next_row = 1'b0;
+    push = 1'b0;
     lrz_req_o = 1'b0;
-    unique case (st_q)
-      G_IDLE: ;
-      G_BLK: begin
-        // the quad start is computed whatever the block test says (a rejected block's is
-        // never used), so the test does not steer the plane adders
-        qx_d  = bx_q + {8'd0, oqx, 1'b0};
-        qy_d  = by_q + {8'd0, oqy, 1'b0};
-        for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = borg_q[j*48 +: 48] + skip4[j*48 +: 48];
-        row_d = cur_d;
+    // ---- walker ----
+    unique case (ws_q)
+      W_IDLE: ;
+      W_BLK: begin
+        // the planes at the block's entry (the first quad column / row where the rectangle
+        // starts inside the block), whatever the test says: the test does not steer the adders
+        for (int j = 0; j < NP; j++) ent_d[j*48 +: 48] = borg_q[j*48 +: 48] + skip4[j*48 +: 48];
         if (lrz_hold_i) begin
-          st_d = G_BLK;
+          ws_d = W_BLK;
         end else if (blk_reject) begin
           next_blk = !row_reject;
           next_row = row_reject;
         end else begin
           lrz_req_o = 1'b1;
-          st_d = G_ENTER;
+          ws_d = W_LRZ;
         end
       end
-      G_ENTER: begin
+      W_LRZ: begin            // the LRZ answers now
         if (lrz_reject_i) begin
           next_blk = 1'b1;
-        end else if (need2) begin
-          for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = cur_q[j*48 +: 48] + skip2[j*48 +: 48];
-          row_d = cur_d;
-          st_d = G_QUAD;
+        end else if (!nb_v_q) begin
+          push = 1'b1;
+          next_blk = 1'b1;
         end else begin
-          st_d = G_QUAD;    // the first quad goes out now (emit), stepped below
+          ws_d = W_HOLD;        // the buffer is full: hold the block (ent_q, so cur0, stays)
         end
       end
-      G_QUAD: ;
-      default: st_d = G_IDLE;
-    endcase
-    // one quad step (G_QUAD, or G_ENTER's first quad)
-    if (adv) begin
-      if (!last_qx) begin
-        qx_d = qx_q + 11'd2;
-        for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = cur_q[j*48 +: 48] + {gxf[j*48 +: 43], 5'd0};
-      end else if (!last_qy) begin
-        qx_d = bx_q + {8'd0, oqx, 1'b0};
-        qy_d = qy_q + 11'd2;
-        for (int j = 0; j < NP; j++) begin
-          row_d[j*48 +: 48] = row_q[j*48 +: 48] + {gyf[j*48 +: 43], 5'd0};
-          cur_d[j*48 +: 48] = row_d[j*48 +: 48];
-        end
-      end else begin
+      W_HOLD: if (!nb_v_q) begin
+        push = 1'b1;
         next_blk = 1'b1;
       end
-    end
-
-    // leaving a block
+      default: ws_d = W_IDLE;
+    endcase
+    // leaving a block: to the next one, the next block row, or the walk is over
     if (next_blk && !last_bx) begin
       bx_d = bx_q + 11'd8;
       first_bx_d = 1'b0;
       for (int j = 0; j < NP; j++) borg_d[j*48 +: 48] = borg_q[j*48 +: 48] + {gxf[j*48 +: 41], 7'd0};
-      st_d = G_BLK;
+      ws_d = W_BLK;
     end else if ((next_blk || next_row) && !last_by) begin
       bx_d = bxs;
       by_d = by_q + 11'd8;
@@ -349,13 +357,63 @@ module raster_gras (
         brow_d[j*48 +: 48] = brow_q[j*48 +: 48] + {gyf[j*48 +: 41], 7'd0};
         borg_d[j*48 +: 48] = brow_d[j*48 +: 48];
       end
-      st_d = G_BLK;
+      ws_d = W_BLK;
     end else if (next_blk || next_row) begin
-      st_d   = G_IDLE;
+      ws_d = W_IDLE;
+    end
+
+    // ---- quad stage ----
+    // one quad step
+    if (adv) begin
+      if (!last_qx) begin
+        qx_d = qx_q + 11'd2;
+        for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = cur_q[j*48 +: 48] + {gxf[j*48 +: 43], 5'd0};
+      end else if (!last_qy) begin
+        qx_d = qxs_q;
+        qy_d = qy_q + 11'd2;
+        for (int j = 0; j < NP; j++) begin
+          row_d[j*48 +: 48] = row_q[j*48 +: 48] + {gyf[j*48 +: 43], 5'd0};
+          cur_d[j*48 +: 48] = row_d[j*48 +: 48];
+        end
+      end
+    end
+    // the next block: from the buffer, or straight from the walker's push
+    q_take = (qs_q == Q_IDLE) || blk_end;
+    if (q_take) begin
+      if (nb_v_q) begin
+        cur_d = nb_cur_q;  row_d = nb_cur_q;  qx_d = nb_qx_q;  qy_d = nb_qy_q;
+        qxs_d = nb_qx_q;  qeqx_d = nb_eqx_q;  qeqy_d = nb_eqy_q;
+        nb_v_d = 1'b0;
+        qs_d = Q_RUN;
+      end else if (push) begin
+        cur_d = cur0;
+        row_d = cur0;
+        qx_d = bx_q + {8'd0, oqx, 1'b0};
+        qy_d = by_q + {8'd0, oqy, 1'b0};
+        qxs_d = qx_d;  qeqx_d = eqx;  qeqy_d = eqy;
+        qs_d = Q_RUN;
+      end else begin
+        qs_d = Q_IDLE;
+      end
+    end
+    if (push && !(q_take && !nb_v_q)) begin
+      nb_v_d = 1'b1;
+      nb_cur_d = cur0;
+      nb_qx_d = bx_q + {8'd0, oqx, 1'b0};
+      nb_qy_d = by_q + {8'd0, oqy, 1'b0};
+      nb_eqx_d = eqx;
+      nb_eqy_d = eqy;
+    end
+    // the primitive is done when the walker has finished and every block's quads are out
+    if (act_q && ws_q == W_IDLE && !nb_v_q && (qs_q == Q_IDLE || (blk_end && !nb_v_q)) &&
+        !push) begin
+      act_d = 1'b0;
       done_d = 1'b1;
+      qs_d = Q_IDLE;
     end
     if (start_i) begin
-      st_d   = G_BLK;
+      act_d  = 1'b1;
+      ws_d   = W_BLK;
       bx_d   = {x0_i[10:3], 3'd0};
       by_d   = {y0_i[10:3], 3'd0};
       first_bx_d = 1'b1;
@@ -367,7 +425,9 @@ module raster_gras (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      st_q <= G_IDLE;
+      ws_q <= W_IDLE;
+      qs_q <= Q_IDLE;
+      act_q <= 1'b0;
       done_q <= 1'b0;
       bx_q <= '0;
       by_q <= '0;
@@ -375,11 +435,21 @@ module raster_gras (
       qy_q <= '0;
       borg_q <= '0;
       brow_q <= '0;
+      ent_q <= '0;
       first_bx_q <= 1'b0;
       first_by_q <= 1'b0;
       g8xy_q <= '0;
       cur_q <= '0;
       row_q <= '0;
+      qxs_q <= '0;
+      qeqx_q <= '0;
+      qeqy_q <= '0;
+      nb_v_q <= 1'b0;
+      nb_cur_q <= '0;
+      nb_qx_q <= '0;
+      nb_qy_q <= '0;
+      nb_eqx_q <= '0;
+      nb_eqy_q <= '0;
       x0_q <= '0;
       y0_q <= '0;
       x1_q <= '0;
@@ -391,7 +461,9 @@ module raster_gras (
       ea_q <= '0;
       eb_q <= '0;
     end else begin
-      st_q <= st_d;
+      ws_q <= ws_d;
+      qs_q <= qs_d;
+      act_q <= act_d;
       done_q <= done_d;
       bx_q <= bx_d;
       by_q <= by_d;
@@ -399,11 +471,21 @@ module raster_gras (
       qy_q <= qy_d;
       borg_q <= borg_d;
       brow_q <= brow_d;
+      ent_q <= ent_d;
       first_bx_q <= first_bx_d;
       first_by_q <= first_by_d;
       g8xy_q <= g8xy_d;
       cur_q <= cur_d;
       row_q <= row_d;
+      qxs_q <= qxs_d;
+      qeqx_q <= qeqx_d;
+      qeqy_q <= qeqy_d;
+      nb_v_q <= nb_v_d;
+      nb_cur_q <= nb_cur_d;
+      nb_qx_q <= nb_qx_d;
+      nb_qy_q <= nb_qy_d;
+      nb_eqx_q <= nb_eqx_d;
+      nb_eqy_q <= nb_eqy_d;
       if (start_i) begin
         x0_q <= x0_i;
         y0_q <= y0_i;
@@ -428,7 +510,7 @@ module raster_gras (
   assign quad_o.z    = zq;
   assign quad_o.rgba = cq;
   assign quad_o.uv   = uvq;
-  assign busy_o      = (st_q != G_IDLE) || done_q;
+  assign busy_o      = act_q || done_q;
   assign done_o      = done_q;
 
   assign lrz_bx_o     = bx_q;
@@ -446,18 +528,21 @@ module raster_gras (
   // ---- assertions -------------------------------------------------------------------------------
   // A start only when free; the walk stays inside the rectangle's blocks; quads are inside
   // the block; a quad with covered pixels lies in the rectangle.
-  `ASSERT(StartWhenIdle_A, start_i |-> st_q == G_IDLE)
+  `ASSERT(StartWhenIdle_A, start_i |-> !act_q)
   `ASSERT(StartRectOrdered_A, start_i |-> x0_i <= x1_i && y0_i <= y1_i)
-  `ASSERT(BlockInRect_A, st_q != G_IDLE |-> bx_q[10:3] >= x0_q[10:3] && bx_q[10:3] <= x1_q[10:3] &&
+  `ASSERT(BlockInRect_A, ws_q != W_IDLE |-> bx_q[10:3] >= x0_q[10:3] && bx_q[10:3] <= x1_q[10:3] &&
                                              by_q[10:3] >= y0_q[10:3] && by_q[10:3] <= y1_q[10:3])
-  `ASSERT(BlockAligned_A, st_q != G_IDLE |-> bx_q[2:0] == '0 && by_q[2:0] == '0)
-  `ASSERT(QuadInBlock_A, st_q == G_QUAD |-> qx_q[10:3] == bx_q[10:3] && qy_q[10:3] == by_q[10:3] &&
-                                            qx_q[0] == 1'b0 && qy_q[0] == 1'b0)
+  `ASSERT(BlockAligned_A, ws_q != W_IDLE |-> bx_q[2:0] == '0 && by_q[2:0] == '0)
+  `ASSERT(QuadInBlock_A, qs_q == Q_RUN |-> qx_q[2:1] <= qeqx_q && qy_q[2:1] <= qeqy_q &&
+                                          qx_q[0] == 1'b0 && qy_q[0] == 1'b0)
   `ASSERT(QuadInRect_A, quad_valid_o |-> qx_q + 11'd1 >= x0_q && qx_q <= x1_q &&
                                         qy_q + 11'd1 >= y0_q && qy_q <= y1_q)
   `ASSERT(QuadHeldUntilReady_A, quad_valid_o && !quad_ready_i |=> quad_valid_o && $stable(quad_o))
-  `ASSERT(LrzRequestFromBlock_A, lrz_req_o |-> st_q == G_BLK && !blk_reject)
-  `ASSERT(DoneAfterWalk_A, done_q |-> st_q == G_IDLE)
+  `ASSERT(LrzRequestFromBlock_A, lrz_req_o |-> ws_q == W_BLK && !blk_reject)
+  `ASSERT(DoneAfterWalk_A, done_q |-> ws_q == W_IDLE && qs_q == Q_IDLE && !nb_v_q)
+  // a block waits in the buffer only while the quad stage works on another
+  `ASSERT(BufferBehindQuads_A, nb_v_q |-> qs_q == Q_RUN)
+  `ASSERT(PushIntoRoom_A, push |-> !nb_v_q)
 `ifndef SYNTHESIS
   // An edge-rejected block has no covered pixel: its quads, walked here, would all be empty.
   // Checked by the reference model's exhaustive walk in the bench; here: a full block
