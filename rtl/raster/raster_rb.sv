@@ -12,11 +12,13 @@
 //
 // Two halves (issue 16 item 3, docs/raster.md "Double-buffered tile buffer"): every bank is
 // two RAMs, the lower and upper 32 rows of a 64x64 tile. With split_i (bins of at most 32x32
-// pixels, which fit one half) each half holds a whole tile: quads go to half qhalf_i, line
-// writes to half lhalf_i and line reads to half lrhalf_i, each half with its own ports, so
-// the slice loads the next bin and stores the previous one while the current bin rasterizes,
-// and the last lines of a load arrive while the next store reads the other half. Without
-// split_i a 64x64 tile spans both halves and the slice never mixes line traffic with quads.
+// pixels) a tile uses at most segments 0-1 of rows 0-31, so the buffer holds four tiles:
+// slot {s1, s0} is half s0 (each half with its own RAM ports), segments {s1, x}. Quads go to
+// slot qslot_i, line writes to lwslot_i, line reads to lrslot_i. Quads own their half; line
+// reads and writes may share the other half (a RAM's read and write ports are apart), so the
+// slice loads the next bin into one slot of the other half while it stores the previous bin
+// from the other slot there, and the current bin rasterizes. Without split_i a 64x64 tile
+// spans the whole buffer and the slice never mixes line traffic with quads.
 
 `include "prim_assert.svh"
 
@@ -27,10 +29,10 @@ module raster_rb (
   input  logic [1:0]    depth_func_i,     // ts_depth_func_e
   input  logic          depth_we_i,
   input  logic          color_we_i,
-  input  logic          split_i,          // bins <= 32x32: one tile per half
-  input  logic          qhalf_i,          // with split_i: the half the quads work in
-  input  logic          lhalf_i,          // with split_i: the half line writes go to
-  input  logic          lrhalf_i,         // with split_i: the half line reads come from
+  input  logic          split_i,          // bins <= 32x32: four tile slots
+  input  logic [1:0]    qslot_i,          // with split_i: the slot the quads work in
+  input  logic [1:0]    lwslot_i,         // with split_i: the slot line writes go to
+  input  logic [1:0]    lrslot_i,         // with split_i: the slot line reads come from
   // quads (always accepted)
   input  logic          quad_valid_i,
   input  tessera_raster_pkg::quad_t quad_i,
@@ -53,9 +55,12 @@ module raster_rb (
   // Word address {half, row[4:1], seg}: the half is row[5] of a 64x64 tile, or the half
   // chosen by the slice when split. 64 words per RAM.
   logic [6:0] qaddr, laddr, lraddr;
-  assign qaddr  = {split_i ? qhalf_i : quad_i.ly[5], quad_i.ly[4:1], quad_i.lx[5:4]};
-  assign laddr  = {split_i ? lhalf_i : lrow_i[5], lrow_i[4:1], lseg_i};
-  assign lraddr = {split_i ? lrhalf_i : lrrow_i[5], lrrow_i[4:1], lrseg_i};
+  assign qaddr  = split_i ? {qslot_i[0], quad_i.ly[4:1], qslot_i[1], quad_i.lx[4]}
+                          : {quad_i.ly[5], quad_i.ly[4:1], quad_i.lx[5:4]};
+  assign laddr  = split_i ? {lwslot_i[0], lrow_i[4:1], lwslot_i[1], lseg_i[0]}
+                          : {lrow_i[5], lrow_i[4:1], lseg_i};
+  assign lraddr = split_i ? {lrslot_i[0], lrrow_i[4:1], lrslot_i[1], lrseg_i[0]}
+                          : {lrrow_i[5], lrrow_i[4:1], lrseg_i};
 
   // RAM (half h, bank b) at index h*4 + b; banks 0 color even, 1 color odd, 2 depth even,
   // 3 depth odd
@@ -205,8 +210,8 @@ module raster_rb (
   `ASSERT(SplitTileFitsHalf_A, split_i && quad_valid_i |-> !quad_i.ly[5] && !quad_i.lx[5])
   `ASSERT(SplitLineFitsHalf_A, split_i && lwe_i |-> !lrow_i[5] && !lseg_i[1])
   `ASSERT(SplitLineReadFitsHalf_A, split_i && lre_i |-> !lrrow_i[5] && !lrseg_i[1])
-  // a read and a write of lines in one cycle go to different halves (a load's last lines
-  // arrive while the next store reads its tile), so unsplit they never meet
-  `ASSERT(LineReadWriteApart_A, lre_i && lwe_i |-> split_i && lraddr[6] != laddr[6])
+  // a read and a write of lines in one cycle go to different slots (a load into one while a
+  // store reads another), so unsplit they never meet
+  `ASSERT(LineReadWriteApart_A, lre_i && lwe_i |-> split_i && lrslot_i != lwslot_i)
 
 endmodule

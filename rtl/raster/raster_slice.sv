@@ -216,7 +216,8 @@ module raster_slice #(
     .mrsp_valid_i(fs_rsp), .mrsp_data_i(mem_rsp_i.rdata),
     .hits_o(fs_hits), .misses_o(fs_misses));
 
-  logic         lwe, lre, ltgt, lrtgt, lwhalf;
+  logic         lwe, lre, ltgt, lrtgt;
+  logic [1:0]   lwhalf;
   logic [5:0]   lrow, lrrow;
   logic [1:0]   lseg, lrseg;
   logic [511:0] lrdata;
@@ -227,7 +228,7 @@ module raster_slice #(
   raster_rb u_rb (
     .clk_i, .rst_ni,
     .depth_func_i(rg.depth.func), .depth_we_i(rg.depth.write_en), .color_we_i(rg.color.write_en),
-    .split_i(dbuf), .qhalf_i(qhalf), .lhalf_i(lwhalf), .lrhalf_i(eh_q),
+    .split_i(dbuf), .qslot_i(qhalf), .lwslot_i(lwhalf), .lrslot_i(eh_q),
     .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .hidden_o(rb_hidden), .idle_o(rb_idle),
     .lwe_i(lwe), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
     .lre_i(lre), .lrtgt_i(lrtgt), .lrrow_i(lrrow), .lrseg_i(lrseg),
@@ -241,9 +242,11 @@ module raster_slice #(
   tessera_raster_pkg::tile_op_e e_start_mode;
   logic                         e_start_tgt;
   logic [6:0]                   e_start_tx, e_start_ty;
-  logic                         e_start_half, e_start_fill_c, e_start_fill_d, e_start_clear_d;
+  logic [1:0]                   e_start_half;
+  logic                         e_start_fill_c, e_start_fill_d, e_start_clear_d;
   tessera_raster_pkg::tile_op_e emode_q;           // the engine's job (its outputs)
-  logic                         ebusy_q, eh_q, e_done, e_fill_we, e_rd_out, e_wr_out;
+  logic                         ebusy_q, e_done, e_fill_we, e_rd_out, e_wr_out;
+  logic [1:0]                   eh_q, e_tail_slot;   // the engine's job's slot; its tail's
   logic                         e_tail, e_ld_done;   // a load's data still arrives; it all has
   logic [6:0]                   etx_q, ety_q;
   logic                         e_clr_c, e_clr_d;
@@ -321,17 +324,17 @@ module raster_slice #(
   raster_tile_engine #(.SRC_ID(SRC_ID)) u_tile_engine (
     .clk_i, .rst_ni,
     .start_i(e_start), .op_i(e_start_mode), .tgt_i(e_start_tgt), .tx_i(e_start_tx),
-    .ty_i(e_start_ty), .half_i(e_start_half), .fill_c_i(e_start_fill_c),
+    .ty_i(e_start_ty), .slot_i(e_start_half), .fill_c_i(e_start_fill_c),
     .fill_d_i(e_start_fill_d), .clear_d_i(e_start_clear_d),
     .l2t_i(l2t), .rtw_i(rtw), .rth_i(rth), .caddr_i(caddr), .daddr_i(daddr),
     .cdsid_i(cdsid), .ddsid_i(ddsid), .cclear_i(cclear), .dclear_i(dclear),
     .req_valid_o(e_req_valid), .req_o(e_req), .grant_i(mem_req_ready_i && !fs_sel),
     .rsp_rd_i(e_rsp), .rsp_wr_i(rsp_wr), .rsp_tag_i(mem_rsp_i.tag), .rsp_data_i(mem_rsp_i.rdata),
-    .lwe_o(lwe), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwhalf_o(lwhalf), .lwdata_o(lwdata),
+    .lwe_o(lwe), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwslot_o(lwhalf), .lwdata_o(lwdata),
     .lre_o(lre), .lrtgt_o(lrtgt), .lrrow_o(lrrow), .lrseg_o(lrseg),
     .lrdata_i(lrdata),
-    .busy_o(ebusy_q), .op_o(emode_q), .tx_o(etx_q), .ty_o(ety_q), .half_o(eh_q),
-    .done_o(e_done), .tail_o(e_tail), .ld_done_o(e_ld_done),
+    .busy_o(ebusy_q), .op_o(emode_q), .tx_o(etx_q), .ty_o(ety_q), .slot_o(eh_q),
+    .done_o(e_done), .tail_o(e_tail), .tail_slot_o(e_tail_slot), .ld_done_o(e_ld_done),
     .fill_we_o(e_fill_we), .rd_out_o(e_rd_out), .wr_out_o(e_wr_out));
 
   // ============================================================================================
@@ -339,13 +342,16 @@ module raster_slice #(
   // ============================================================================================
   // Two state machines (docs/raster.md "Double-buffered tile buffer"):
   // - the walker (st): batch insertion, the bin walk, the bitstream record and the bin's tile
-  //   load into a free half of the tile buffer, the hand-off of the loaded bin to the raster
+  //   load into a free slot of the tile buffer, the hand-off of the loaded bin to the raster
   //   side; commands (clear walk, drain);
   // - the raster side (rs): setup and GRAS for each primitive of its bin, the drain of FS and
-  //   RB, then a store request for the bin's half, which the line engine serves first.
-  // With bins of at most 32x32 pixels (dbuf) the walker loads bin b+1 and the engine stores
-  // bin b-1 while the raster side renders bin b; 64x64 bins use the whole buffer, so load,
-  // raster and store of a bin follow each other as before.
+  //   RB, then a store request for the bin's slot, which the line engine serves first.
+  // With bins of at most 32x32 pixels (dbuf) the buffer holds four tiles, two per half
+  // (raster_rb slots). Quads own their half; the walker loads bin b+1 into a slot of the
+  // other half, where the engine may still store bin b-1 from the other slot, while the
+  // raster side renders bin b; a bin goes to the raster side once no line traffic is left in
+  // its half. 64x64 bins use the whole buffer, so load, raster and store of a bin follow
+  // each other as before.
   typedef enum logic [3:0] {
     T_IDLE, T_WALK, T_BS, T_LOAD, T_HAND, T_FIN, T_CWALK, T_CLEAR, T_DRAIN
   } tstate_e;
@@ -355,21 +361,23 @@ module raster_slice #(
   tstate_e st_q, st_d;
   rstate_e rs_q, rs_d;
   logic [BATCH_PRIMS-1:0] pm_q, pm_d;        // primitives of the raster's bin still to render
-  logic                   dbuf;              // double-buffered: a tile fits half the buffer
-  logic                   rh_q, rh_d;        // the raster's half
-  logic                   lh_q, lh_d;        // the half the walker loads / hands on
+  logic                   dbuf;              // four tile slots: a tile fits a quarter of the buffer
+  logic [1:0]             rh_q, rh_d;        // the raster's slot (its half: bit 0)
+  logic [1:0]             lh_q, lh_d;        // the slot the walker loads / hands on
   logic                   dr_q, dr_d;        // a bin's last quads drain through FS and RB
-  logic                   drh_q, drh_d;
+  logic [1:0]             drh_q, drh_d;
   logic [6:0]             drtx_q, drtx_d, drty_q, drty_d;
   logic                   lrzp_q, lrzp_d;    // the raster's bin is not yet the LRZ's
-  logic                   qhalf;             // the half of the quads in flight
+  logic [1:0]             qhalf;             // the slot of the quads in flight
   logic                   drained;           // no bin is rendered, drains, waits or is stored
   logic                   sp_q, sp_d;        // a rendered bin waits for its store
-  logic                   sph_q, sph_d;
+  logic [1:0]             sph_q, sph_d;
   logic [6:0]             sptx_q, sptx_d, spty_q, spty_d;
-  logic [1:0]             hbusy;             // per half: loaded, rendered or stored
-  logic                   lhalf_free;        // a half the walker may load into, and which
-  logic                   lhalf;
+  logic [3:0]             hbusy;             // per slot: loaded, rendered or stored
+  logic [1:0]             qbusy;             // per half: quads work there (raster side, drain)
+  logic [1:0]             lbusy;             // per half: line traffic there (engine, tail, store waiting)
+  logic                   lhalf_free;        // a slot the walker may load into, and which
+  logic [1:0]             lhalf;
   assign dbuf = small_bin;
   assign qhalf = dr_q ? drh_q : rh_q;
   assign drained = (rs_q == R_IDLE) && !dr_q && !sp_q && !ebusy_q && !e_tail;
@@ -382,14 +390,31 @@ module raster_slice #(
                      (sp_q && sptx_q == wtx && spty_q == wty) ||
                      (ebusy_q && emode_q == tessera_raster_pkg::TE_STORE && etx_q == wtx && ety_q == wty);
   always_comb begin
-    for (int h = 0; h < 2; h++) begin
-      hbusy[h] = ((rs_q != R_IDLE) && rh_q == 1'(h)) || (sp_q && sph_q == 1'(h)) ||
-                 (dr_q && drh_q == 1'(h)) ||
-                 (ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR && eh_q == 1'(h)) ||
-                 ((st_q == T_LOAD || st_q == T_HAND) && lh_q == 1'(h));
+    for (int h = 0; h < 4; h++) begin
+      hbusy[h] = ((rs_q != R_IDLE) && rh_q == 2'(h)) || (sp_q && sph_q == 2'(h)) ||
+                 (dr_q && drh_q == 2'(h)) ||
+                 (ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR && eh_q == 2'(h)) ||
+                 (e_tail && e_tail_slot == 2'(h)) ||
+                 ((st_q == T_LOAD || st_q == T_HAND) && lh_q == 2'(h));
     end
-    lhalf      = hbusy[0];
-    lhalf_free = dbuf ? !(&hbusy) : (hbusy == 2'b00);
+    for (int h = 0; h < 2; h++) begin
+      qbusy[h] = ((rs_q != R_IDLE) && rh_q[0] == 1'(h)) || (dr_q && drh_q[0] == 1'(h));
+      lbusy[h] = (ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR && eh_q[0] == 1'(h)) ||
+                 (e_tail && e_tail_slot[0] == 1'(h)) || (sp_q && sph_q[0] == 1'(h));
+    end
+    // the load goes into a free slot of a half no quads work in (the lowest such slot)
+    lhalf = 2'd0;
+    lhalf_free = 1'b0;
+    if (!dbuf) begin
+      lhalf_free = (hbusy == 4'b0000);
+    end else begin
+      for (int h = 3; h >= 0; h--) begin
+        if (!hbusy[h] && !qbusy[h % 2]) begin
+          lhalf = 2'(h);
+          lhalf_free = 1'b1;
+        end
+      end
+    end
   end
   logic [BIdxW-1:0]       pidx;
   logic                   done_d, done_q;
@@ -424,7 +449,7 @@ module raster_slice #(
     st_d = st_q;  rs_d = rs_q;  done_d = 1'b0;  in_ready_o = 1'b0;  wmove = 1'b0;
     b_ins = 1'b0;  b_walk_start = 1'b0;  b_walk_batch = 1'b0;  b_end = 1'b0;  b_flip = 1'b0;
     rh_d = rh_q;  lh_d = lh_q;  rtx_d = rtx_q;  rty_d = rty_q;
-    e_start_tx = '0;  e_start_ty = '0;  e_start_half = 1'b0;
+    e_start_tx = '0;  e_start_ty = '0;  e_start_half = '0;
     e_start_fill_c = 1'b0;  e_start_fill_d = 1'b0;  e_start_clear_d = 1'b0;
     sp_d = sp_q;  sph_d = sph_q;  sptx_d = sptx_q;  spty_d = spty_q;
     dr_d = dr_q;  drh_d = drh_q;  drtx_d = drtx_q;  drty_d = drty_q;  lrzp_d = lrzp_q;
@@ -497,16 +522,17 @@ module raster_slice #(
           wmove = 1'b1;
         end
       end
-      // The bitstream record goes out when the bin's load can start: a free half, the engine
-      // free, no store waiting (stores first: they free the halves) and the tile not in
-      // flight from the previous batch.
-      T_BS: if (lhalf_free && !ebusy_q && !e_tail && !sp_q && !tile_busy) begin
+      // The bitstream record goes out when the bin's load can start: a free slot, the engine
+      // free and the tile not in flight from the previous batch. With four slots (dbuf) the
+      // load goes before a waiting store: it has a slot of its own, and the bin after the
+      // raster side's needs it first; 64x64 bins store first (the store frees the buffer).
+      T_BS: if (lhalf_free && !ebusy_q && !e_tail && (dbuf || !sp_q) && !tile_busy) begin
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
           e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
           e_start_tx = wtx;  e_start_ty = wty;
-          e_start_half = dbuf ? lhalf : 1'b0;
-          lh_d = dbuf ? lhalf : 1'b0;
+          e_start_half = dbuf ? lhalf : 2'd0;
+          lh_d = dbuf ? lhalf : 2'd0;
           // a target whose clear is pending is filled with the clear value, not read
           e_start_fill_c = fc_pc;
           e_start_fill_d = fc_pd;
@@ -517,7 +543,9 @@ module raster_slice #(
       end
       T_LOAD: if (e_ld_done) st_d = T_HAND;
       // The loaded bin goes to the raster side when it is free; the walker moves on.
-      T_HAND: if (rs_q == R_IDLE) begin
+      // ... once no line traffic is left in its half, and no bin drains there (its store
+      // would follow): the bin's quads will own that half
+      T_HAND: if (rs_q == R_IDLE && !lbusy[lh_q[0]] && !(dr_q && drh_q[0] == lh_q[0])) begin
         rs_d = R_PRIM;
         pm_d = bmask;
         rtx_d = wtx;  rty_d = wty;  rh_d = lh_q;  rb_d = wbank;
@@ -756,14 +784,14 @@ module raster_slice #(
       st_q <= T_IDLE;  done_q <= 1'b0;
       rs_q <= R_IDLE;
       rb_q <= 1'b0;
-      rh_q <= 1'b0;
-      lh_q <= 1'b0;
+      rh_q <= '0;
+      lh_q <= '0;
       rtx_q <= '0;
       rty_q <= '0;
       sp_q <= 1'b0;
-      sph_q <= 1'b0;
+      sph_q <= '0;
       dr_q <= 1'b0;
-      drh_q <= 1'b0;
+      drh_q <= '0;
       drtx_q <= '0;
       drty_q <= '0;
       lrzp_q <= 1'b0;
@@ -868,8 +896,12 @@ module raster_slice #(
   `ASSERT(StoreAfterGras_A, ebusy_q && emode_q == tessera_raster_pkg::TE_STORE && !dbuf |-> !gras_busy)
   // Double-buffered tiles: the raster side and the line engine never work in the same half,
   // and only with bins that fit a half; the walker hands on only loaded bins.
-  `ASSERT(HalvesApart_A, rs_q != R_IDLE && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> dbuf && eh_q != rh_q)
-  `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> eh_q != drh_q)
+  `ASSERT(HalvesApart_A, rs_q != R_IDLE && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> dbuf && eh_q[0] != rh_q[0])
+  `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> eh_q[0] != drh_q[0])
+  `ASSERT(TailApart_A, e_tail && (rs_q != R_IDLE || dr_q) |-> e_tail_slot[0] != qhalf[0])
+  // 64x64 bins use the whole buffer: slot 0 (a slot left from smaller bins is never in use)
+  `ASSERT(SlotsOnlySplit_A, !dbuf |-> (rs_q == R_IDLE || rh_q == '0) && (!ebusy_q || eh_q == '0) &&
+                                     (!(st_q == T_LOAD || st_q == T_HAND) || lh_q == '0))
   `ASSERT(HandOffLoaded_A, st_q == T_HAND |-> !(ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD) && !e_tail)
   // the batch being inserted never writes the bank the raster side reads; commands run drained
   `ASSERT(BanksApart_A, b_ins && rs_q != R_IDLE |-> rb_q != wbank)

@@ -21,8 +21,8 @@
 // Write tags are {1, n}, n = 1..127 (8'h80 is the FS's texel read), at most 127 in flight.
 // A store or clear is done (done_o) when its last request is taken. A load of a bin of up to
 // 32x32 pixels (its tags name target and line) ends its job when its last read is taken: its
-// data still arrives (tail_o) and goes into its half through the write port while the engine
-// already runs the next store through the read port, from the other half (issue 16 item 3:
+// data still arrives (tail_o) and goes into its slot through the write port while the engine
+// already runs the next store through the read port, from another slot (issue 16 item 3:
 // the load's latency no longer adds to the engine's time per bin); ld_done_o pulses when
 // the last line is written. A 64x64 load is one job until its last response (its tags are
 // reused per 128-line chunk). A load never starts during another load's tail.
@@ -40,7 +40,7 @@ module raster_tile_engine #(
   input  logic                          tgt_i,        // first target: 0 color, 1 depth
   input  logic [6:0]                    tx_i,
   input  logic [6:0]                    ty_i,
-  input  logic                          half_i,       // tile-buffer half (load, store)
+  input  logic [1:0]                    slot_i,       // tile-buffer slot (load, store; raster_rb)
   input  logic                          fill_c_i,     // load: fill color with the clear value
   input  logic                          fill_d_i,     // load: fill depth with the clear value
   input  logic                          clear_d_i,    // clear: the depth target too
@@ -68,7 +68,7 @@ module raster_tile_engine #(
   output logic                          ltgt_o,
   output logic [5:0]                    lrow_o,
   output logic [1:0]                    lseg_o,
-  output logic                          lwhalf_o,
+  output logic [1:0]                    lwslot_o,
   output logic [511:0]                  lwdata_o,
   output logic                          lre_o,
   output logic                          lrtgt_o,
@@ -80,9 +80,10 @@ module raster_tile_engine #(
   output tessera_raster_pkg::tile_op_e  op_o,
   output logic [6:0]                    tx_o,
   output logic [6:0]                    ty_o,
-  output logic                          half_o,
+  output logic [1:0]                    slot_o,
   output logic                          done_o,       // pulse: the job is done
   output logic                          tail_o,       // a finished load's data still arrives
+  output logic [1:0]                    tail_slot_o,  // ... into this slot
   output logic                          ld_done_o,    // pulse: a load's last line is written
   output logic                          fill_we_o,    // a fill line written this cycle
   output logic                          rd_out_o,     // reads in flight
@@ -97,7 +98,7 @@ module raster_tile_engine #(
   logic        echunk_q, echunk_d;
   logic        ebusy_q, ebusy_d;
   logic [6:0]  etx_q, etx_d, ety_q, ety_d;
-  logic        eh_q, eh_d;
+  logic [1:0]  eh_q, eh_d;
   logic        efill_c_q, efill_c_d, efill_d_q, efill_d_d;
   logic        ecl_d_q, ecl_d_d;
   logic        e_fill, e_fill_we, e_adv;
@@ -105,7 +106,7 @@ module raster_tile_engine #(
   logic [7:0]  wr_out_q, wr_out_d;
   logic [6:0]  wr_tag_q, wr_tag_d;
   logic        tl_q, tl_d;           // a small bin's load has ended its job; data still arrives
-  logic        tlh_q, tlh_d;         // ... into this half
+  logic [1:0]  tlh_q, tlh_d;         // ... into this slot
   logic        ld_done;
 
   logic small_bin;
@@ -188,7 +189,7 @@ module raster_tile_engine #(
     if (start_i) begin
       ebusy_d = 1'b1;  emode_d = op_i;  etgt_d = tgt_i;
       li_d = '0;  eph_d = 1'b0;  ewait_d = 1'b0;
-      etx_d = tx_i;  ety_d = ty_i;  eh_d = half_i;
+      etx_d = tx_i;  ety_d = ty_i;  eh_d = slot_i;
       efill_c_d = fill_c_i;  efill_d_d = fill_d_i;  ecl_d_d = clear_d_i;
     end else if (ebusy_q) begin
       if (ewait_q && small_bin) begin
@@ -279,7 +280,7 @@ module raster_tile_engine #(
     end
   end
   assign lwdata_o = e_fill_we ? clr_line : rsp_data_i;
-  assign lwhalf_o = tl_q ? tlh_q : eh_q;
+  assign lwslot_o = tl_q ? tlh_q : eh_q;
 
   always_comb begin
     rd_out_d = rd_out_q;
@@ -301,7 +302,7 @@ module raster_tile_engine #(
       ebusy_q <= 1'b0;
       etx_q <= '0;
       ety_q <= '0;
-      eh_q <= 1'b0;
+      eh_q <= '0;
       efill_c_q <= 1'b0;
       efill_d_q <= 1'b0;
       ecl_d_q <= 1'b0;
@@ -309,7 +310,7 @@ module raster_tile_engine #(
       wr_out_q <= '0;
       wr_tag_q <= 7'd1;
       tl_q <= 1'b0;
-      tlh_q <= 1'b0;
+      tlh_q <= '0;
     end else begin
       emode_q <= emode_d;
       li_q <= li_d;
@@ -336,9 +337,10 @@ module raster_tile_engine #(
   assign op_o      = emode_q;
   assign tx_o      = etx_q;
   assign ty_o      = ety_q;
-  assign half_o    = eh_q;
+  assign slot_o    = eh_q;
   assign done_o    = e_done;
   assign tail_o    = tl_q;
+  assign tail_slot_o = tlh_q;
   assign ld_done_o = ld_done || (e_done && emode_q == tessera_raster_pkg::TE_LOAD);
   assign fill_we_o = e_fill_we;
   assign rd_out_o  = (rd_out_q != '0);
@@ -355,7 +357,7 @@ module raster_tile_engine #(
   // a load's responses are written only while the load waits for them
   `ASSERT(TeResponseInLoad_A, rsp_rd_i |-> (ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD) || tl_q)
   // no load starts in a tail (its tags would meet the tail's); a tail is a small bin's, and
-  // the store beside it reads the other half
+  // the store beside it reads another slot
   `ASSERT(TeNoLoadInTail_A, start_i && tl_q |-> op_i != tessera_raster_pkg::TE_LOAD)
   `ASSERT(TeTailSmallBin_A, tl_q |-> small_bin)
   `ASSERT(TeTailOtherHalf_A, tl_q && lre_o |-> eh_q != tlh_q)
