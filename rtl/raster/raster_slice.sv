@@ -217,7 +217,7 @@ module raster_slice #(
     .hits_o(fs_hits), .misses_o(fs_misses));
 
   logic         lwe, lre, ltgt, lrtgt;
-  logic [1:0]   lwhalf;
+  logic [1:0]   lwslot;
   logic [5:0]   lrow, lrrow;
   logic [1:0]   lseg, lrseg;
   logic [511:0] lrdata;
@@ -228,7 +228,7 @@ module raster_slice #(
   raster_rb u_rb (
     .clk_i, .rst_ni,
     .depth_func_i(rg.depth.func), .depth_we_i(rg.depth.write_en), .color_we_i(rg.color.write_en),
-    .split_i(dbuf), .qslot_i(qhalf), .lwslot_i(lwhalf), .lrslot_i(eh_q),
+    .split_i(dbuf), .qslot_i(qslot), .lwslot_i(lwslot), .lrslot_i(eh_q),
     .quad_valid_i(fs_valid), .quad_i(fs_quad), .pass_cnt_o(rb_pass), .hidden_o(rb_hidden), .idle_o(rb_idle),
     .lwe_i(lwe), .ltgt_i(ltgt), .lrow_i(lrow), .lseg_i(lseg),
     .lre_i(lre), .lrtgt_i(lrtgt), .lrrow_i(lrrow), .lrseg_i(lrseg),
@@ -242,7 +242,7 @@ module raster_slice #(
   tessera_raster_pkg::tile_op_e e_start_mode;
   logic                         e_start_tgt;
   logic [6:0]                   e_start_tx, e_start_ty;
-  logic [1:0]                   e_start_half;
+  logic [1:0]                   e_start_slot;
   logic                         e_start_fill_c, e_start_fill_d, e_start_clear_d;
   tessera_raster_pkg::tile_op_e emode_q;           // the engine's job (its outputs)
   logic                         ebusy_q, e_done, e_fill_we, e_rd_out, e_wr_out;
@@ -324,13 +324,13 @@ module raster_slice #(
   raster_tile_engine #(.SRC_ID(SRC_ID)) u_tile_engine (
     .clk_i, .rst_ni,
     .start_i(e_start), .op_i(e_start_mode), .tgt_i(e_start_tgt), .tx_i(e_start_tx),
-    .ty_i(e_start_ty), .slot_i(e_start_half), .fill_c_i(e_start_fill_c),
+    .ty_i(e_start_ty), .slot_i(e_start_slot), .fill_c_i(e_start_fill_c),
     .fill_d_i(e_start_fill_d), .clear_d_i(e_start_clear_d),
     .l2t_i(l2t), .rtw_i(rtw), .rth_i(rth), .caddr_i(caddr), .daddr_i(daddr),
     .cdsid_i(cdsid), .ddsid_i(ddsid), .cclear_i(cclear), .dclear_i(dclear),
     .req_valid_o(e_req_valid), .req_o(e_req), .grant_i(mem_req_ready_i && !fs_sel),
     .rsp_rd_i(e_rsp), .rsp_wr_i(rsp_wr), .rsp_tag_i(mem_rsp_i.tag), .rsp_data_i(mem_rsp_i.rdata),
-    .lwe_o(lwe), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwslot_o(lwhalf), .lwdata_o(lwdata),
+    .lwe_o(lwe), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwslot_o(lwslot), .lwdata_o(lwdata),
     .lre_o(lre), .lrtgt_o(lrtgt), .lrrow_o(lrrow), .lrseg_o(lrseg),
     .lrdata_i(lrdata),
     .busy_o(ebusy_q), .op_o(emode_q), .tx_o(etx_q), .ty_o(ety_q), .slot_o(eh_q),
@@ -368,18 +368,18 @@ module raster_slice #(
   logic [1:0]             drh_q, drh_d;
   logic [6:0]             drtx_q, drtx_d, drty_q, drty_d;
   logic                   lrzp_q, lrzp_d;    // the raster's bin is not yet the LRZ's
-  logic [1:0]             qhalf;             // the slot of the quads in flight
+  logic [1:0]             qslot;             // the slot of the quads in flight
   logic                   drained;           // no bin is rendered, drains, waits or is stored
   logic                   sp_q, sp_d;        // a rendered bin waits for its store
   logic [1:0]             sph_q, sph_d;
   logic [6:0]             sptx_q, sptx_d, spty_q, spty_d;
-  logic [3:0]             hbusy;             // per slot: loaded, rendered or stored
+  logic [3:0]             sbusy;             // per slot: loaded, rendered or stored
   logic [1:0]             qbusy;             // per half: quads work there (raster side, drain)
   logic [1:0]             lbusy;             // per half: line traffic there (engine, tail, store waiting)
-  logic                   lhalf_free;        // a slot the walker may load into, and which
-  logic [1:0]             lhalf;
+  logic                   lslot_free;        // a slot the walker may load into, and which
+  logic [1:0]             lslot;
   assign dbuf = small_bin;
-  assign qhalf = dr_q ? drh_q : rh_q;
+  assign qslot = dr_q ? drh_q : rh_q;
   assign drained = (rs_q == R_IDLE) && !dr_q && !sp_q && !ebusy_q && !e_tail;
   // The walker's tile is still in flight from the previous batch (rendered, draining, waiting
   // for or in its store): its load must wait for that store, which it reads back. Inside a
@@ -391,7 +391,7 @@ module raster_slice #(
                      (ebusy_q && emode_q == tessera_raster_pkg::TE_STORE && etx_q == wtx && ety_q == wty);
   always_comb begin
     for (int h = 0; h < 4; h++) begin
-      hbusy[h] = ((rs_q != R_IDLE) && rh_q == 2'(h)) || (sp_q && sph_q == 2'(h)) ||
+      sbusy[h] = ((rs_q != R_IDLE) && rh_q == 2'(h)) || (sp_q && sph_q == 2'(h)) ||
                  (dr_q && drh_q == 2'(h)) ||
                  (ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR && eh_q == 2'(h)) ||
                  (e_tail && e_tail_slot == 2'(h)) ||
@@ -403,15 +403,15 @@ module raster_slice #(
                  (e_tail && e_tail_slot[0] == 1'(h)) || (sp_q && sph_q[0] == 1'(h));
     end
     // the load goes into a free slot of a half no quads work in (the lowest such slot)
-    lhalf = 2'd0;
-    lhalf_free = 1'b0;
+    lslot = 2'd0;
+    lslot_free = 1'b0;
     if (!dbuf) begin
-      lhalf_free = (hbusy == 4'b0000);
+      lslot_free = (sbusy == 4'b0000);
     end else begin
       for (int h = 3; h >= 0; h--) begin
-        if (!hbusy[h] && !qbusy[h % 2]) begin
-          lhalf = 2'(h);
-          lhalf_free = 1'b1;
+        if (!sbusy[h] && !qbusy[h % 2]) begin
+          lslot = 2'(h);
+          lslot_free = 1'b1;
         end
       end
     end
@@ -449,7 +449,7 @@ module raster_slice #(
     st_d = st_q;  rs_d = rs_q;  done_d = 1'b0;  in_ready_o = 1'b0;  wmove = 1'b0;
     b_ins = 1'b0;  b_walk_start = 1'b0;  b_walk_batch = 1'b0;  b_end = 1'b0;  b_flip = 1'b0;
     rh_d = rh_q;  lh_d = lh_q;  rtx_d = rtx_q;  rty_d = rty_q;
-    e_start_tx = '0;  e_start_ty = '0;  e_start_half = '0;
+    e_start_tx = '0;  e_start_ty = '0;  e_start_slot = '0;
     e_start_fill_c = 1'b0;  e_start_fill_d = 1'b0;  e_start_clear_d = 1'b0;
     sp_d = sp_q;  sph_d = sph_q;  sptx_d = sptx_q;  spty_d = spty_q;
     dr_d = dr_q;  drh_d = drh_q;  drtx_d = drtx_q;  drty_d = drty_q;  lrzp_d = lrzp_q;
@@ -526,13 +526,13 @@ module raster_slice #(
       // free and the tile not in flight from the previous batch. With four slots (dbuf) the
       // load goes before a waiting store: it has a slot of its own, and the bin after the
       // raster side's needs it first; 64x64 bins store first (the store frees the buffer).
-      T_BS: if (lhalf_free && !ebusy_q && !e_tail && (dbuf || !sp_q) && !tile_busy) begin
+      T_BS: if (lslot_free && !ebusy_q && !e_tail && (dbuf || !sp_q) && !tile_busy) begin
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
           e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
           e_start_tx = wtx;  e_start_ty = wty;
-          e_start_half = dbuf ? lhalf : 2'd0;
-          lh_d = dbuf ? lhalf : 2'd0;
+          e_start_slot = dbuf ? lslot : 2'd0;
+          lh_d = dbuf ? lslot : 2'd0;
           // a target whose clear is pending is filled with the clear value, not read
           e_start_fill_c = fc_pc;
           e_start_fill_d = fc_pd;
@@ -661,7 +661,7 @@ module raster_slice #(
     // The engine serves a waiting store as soon as it is free (the walker's load waits).
     if (sp_q && !ebusy_q && !e_start) begin
       e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_STORE;  e_start_tgt = 1'b0;
-      e_start_tx = sptx_q;  e_start_ty = spty_q;  e_start_half = sph_q;
+      e_start_tx = sptx_q;  e_start_ty = spty_q;  e_start_slot = sph_q;
       sp_d = 1'b0;
     end
 
@@ -898,7 +898,7 @@ module raster_slice #(
   // and only with bins that fit a half; the walker hands on only loaded bins.
   `ASSERT(HalvesApart_A, rs_q != R_IDLE && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> dbuf && eh_q[0] != rh_q[0])
   `ASSERT(DrainApart_A, dr_q && ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR |-> eh_q[0] != drh_q[0])
-  `ASSERT(TailApart_A, e_tail && (rs_q != R_IDLE || dr_q) |-> e_tail_slot[0] != qhalf[0])
+  `ASSERT(TailApart_A, e_tail && (rs_q != R_IDLE || dr_q) |-> e_tail_slot[0] != qslot[0])
   // 64x64 bins use the whole buffer: slot 0 (a slot left from smaller bins is never in use)
   `ASSERT(SlotsOnlySplit_A, !dbuf |-> (rs_q == R_IDLE || rh_q == '0) && (!ebusy_q || eh_q == '0) &&
                                      (!(st_q == T_LOAD || st_q == T_HAND) || lh_q == '0))
