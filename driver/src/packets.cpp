@@ -88,6 +88,7 @@ Dwords set_bin_mode(const BinningInfo& b) {
   d[1 + TS_PKT_SET_BIN_MODE_MODE_DW] |= TS_PUT(SET_BIN_MODE, MODE, b.mode);
   d[1 + TS_PKT_SET_BIN_MODE_FINE_SIZE_DW] |= TS_PUT(SET_BIN_MODE, FINE_SIZE, b.fine_size);
   d[1 + TS_PKT_SET_BIN_MODE_ORDER_DW] |= TS_PUT(SET_BIN_MODE, ORDER, b.order);
+  d[1 + TS_PKT_SET_BIN_MODE_VIS_FIRST_DW] |= TS_PUT(SET_BIN_MODE, VIS_FIRST, b.vis_first ? 1u : 0u);
   d[1 + TS_PKT_SET_BIN_MODE_COARSE_X_DW] |= TS_PUT(SET_BIN_MODE, COARSE_X, b.coarse_x);
   d[1 + TS_PKT_SET_BIN_MODE_COARSE_Y_DW] |= TS_PUT(SET_BIN_MODE, COARSE_Y, b.coarse_y);
   return d;

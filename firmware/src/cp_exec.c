@@ -1,6 +1,7 @@
 /* cp_exec.c -- the CP firmware's packet execution: header checks, errors, and the packets
  * (semantics in spec/packets.yaml; docs/firmware.md, "Packets" and "Errors"). FENCE,
- * BARRIER_*, DSID_SET and DSID_DELETE are in cp_sync.c, PERF_SAMPLE in cp_perf.c.
+ * BARRIER_*, DSID_SET and DSID_DELETE are in cp_sync.c, PERF_SAMPLE in cp_perf.c, SET_BIN_MODE,
+ * BIND_VIS_BUFFER and the render passes (two-level replay) in cp_binning.c.
  *
  * A packet is executed on one of two paths, and both call the same per-packet functions
  * (draw_exec, set_regs_exec, exec_fixed and what it calls), so every packet has exactly one
@@ -318,39 +319,6 @@ CP_INLINE uint32_t draw_exec(cp_queue_t *st, uint32_t push_base, const uint32_t 
   return 0;
 }
 
-static int renderpass_addresses_ok(const uint32_t *pl)
-{
-  const uint64_t w = TS_PKT_RENDERPASS_BEGIN_WIDTH_GET(pl[TS_PKT_RENDERPASS_BEGIN_WIDTH_DW]);
-  const uint64_t h = TS_PKT_RENDERPASS_BEGIN_HEIGHT_GET(pl[TS_PKT_RENDERPASS_BEGIN_HEIGHT_DW]);
-  const uint64_t bytes = w * h * 4u; /* RGBA8 color, depth in 32-bit words */
-  return cp_mem_ok(
-             TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_GET(pl[TS_PKT_RENDERPASS_BEGIN_COLOR_ADDR_DW]), 64,
-             bytes) &&
-         cp_mem_ok(
-             TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_GET(pl[TS_PKT_RENDERPASS_BEGIN_DEPTH_ADDR_DW]), 64,
-             bytes);
-}
-
-/* Render passes. SEAM for two-level binning (a later issue): in two-level mode the body (the
- * body_size dwords after RENDERPASS_BEGIN) must run once per coarse bin. The replay will record
- * here the body's start (level, channel address or ring index, DSID) and the bin count from
- * the last SET_BIN_MODE, and RENDERPASS_END will rewind the stream to the body's start until
- * every coarse bin has run; at ring level RPTR must then not pass the body before the last
- * replay. Today both packets are forwarded once, which is the PBB behaviour. */
-static void renderpass_begin(cp_queue_t *st, const uint32_t *pl)
-{
-  if (!renderpass_addresses_ok(pl)) {
-    cp_report_error(st, TS_CP_ERROR_BAD_ADDRESS);
-    return;
-  }
-  cp_pipe_push(st, TS_OP_RENDERPASS_BEGIN, TS_PKT_RENDERPASS_BEGIN_LEN, pl);
-}
-
-static void renderpass_end(cp_queue_t *st)
-{
-  cp_pipe_push(st, TS_OP_RENDERPASS_END, 0, 0);
-}
-
 static void exec_indirect_buffer(cp_queue_t *st, const uint32_t *pl)
 {
   const uint32_t addr = TS_PKT_INDIRECT_BUFFER_ADDR_GET(pl[TS_PKT_INDIRECT_BUFFER_ADDR_DW]);
@@ -397,16 +365,6 @@ static void exec_cond_exec(cp_queue_t *st, const uint32_t *pl)
   cp_stream_skip(st, count);
 }
 
-static void exec_bind_vis_buffer(cp_queue_t *st, const uint32_t *pl)
-{
-  if (!cp_mem_ok(TS_PKT_BIND_VIS_BUFFER_ADDR_GET(pl[TS_PKT_BIND_VIS_BUFFER_ADDR_DW]), 64,
-                 TS_PKT_BIND_VIS_BUFFER_SIZE_GET(pl[TS_PKT_BIND_VIS_BUFFER_SIZE_DW]))) {
-    cp_report_error(st, TS_CP_ERROR_BAD_ADDRESS);
-    return;
-  }
-  cp_pipe_push(st, TS_OP_BIND_VIS_BUFFER, TS_PKT_BIND_VIS_BUFFER_LEN, pl);
-}
-
 static void exec_frame_end(cp_queue_t *st, const uint32_t *pl)
 {
   cp_fw_stats.last_frame = TS_PKT_FRAME_END_FRAME_ID_GET(pl[TS_PKT_FRAME_END_FRAME_ID_DW]);
@@ -421,10 +379,10 @@ static __attribute__((noinline)) void exec_fixed(cp_queue_t *st, uint32_t op, co
   switch (op) {
     case TS_OP_INDIRECT_BUFFER: exec_indirect_buffer(st, pl); return;
     case TS_OP_COND_EXEC: exec_cond_exec(st, pl); return;
-    case TS_OP_SET_BIN_MODE: cp_pipe_push(st, op, TS_PKT_SET_BIN_MODE_LEN, pl); return;
-    case TS_OP_BIND_VIS_BUFFER: exec_bind_vis_buffer(st, pl); return;
-    case TS_OP_RENDERPASS_BEGIN: renderpass_begin(st, pl); return;
-    case TS_OP_RENDERPASS_END: renderpass_end(st); return;
+    case TS_OP_SET_BIN_MODE: cp_exec_set_bin_mode(st, pl); return;
+    case TS_OP_BIND_VIS_BUFFER: cp_exec_bind_vis_buffer(st, pl); return;
+    case TS_OP_RENDERPASS_BEGIN: cp_renderpass_begin(st, pl); return;
+    case TS_OP_RENDERPASS_END: cp_renderpass_end(st); return;
     case TS_OP_FENCE: cp_exec_fence(st, pl); return;
     case TS_OP_BARRIER_UPDATE: cp_exec_barrier_update(st, pl); return;
     case TS_OP_BARRIER_WAIT: cp_exec_barrier_wait(st, pl); return;
@@ -690,8 +648,8 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
       const uint32_t t1 = hal_cycles32();
       os->cycles += t1 - t0;
       t0 = t1;
-      if ((st->phase | st->level) != 0)
-        break; /* waiting, halted, or inside an IB now */
+      if ((st->phase | st->level | st->rp_active) != 0)
+        break; /* waiting, halted, inside an IB or a ring render pass now */
       continue;
     }
     /* DRAW, NOP, SET_REGS executed */

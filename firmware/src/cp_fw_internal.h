@@ -7,6 +7,7 @@
  *   cp_sync.c    fences and DSIDs: FENCE, BARRIER_UPDATE / BARRIER_WAIT, DSID_SET, DSID_DELETE
  *   cp_perf.c    performance sampling: PERF_SAMPLE and the cp_fw_stats block
  *   cp_stream.c  the stream reader (fast paths inline below)
+ *   cp_binning.c render passes and two-level binning: SET_BIN_MODE, BIND_VIS_BUFFER, the replay
  *
  * Each hardware queue has one cp_queue_t in DMEM. The scheduler gives every queue one turn per
  * round; a turn runs up to CP_TURN_STEPS steps of that queue, and a step either executes one
@@ -108,6 +109,25 @@ typedef struct {
                            complete once PIPE_DONE reaches it (commands complete in push order) */
   uint32_t fetch_bit0;  /* FETCH_ERR bit of the ring channel (1 << 3q); level l: << l */
   uint32_t fws_exec;    /* CP_FWS(CP_FWS_EXEC, q, 0, 0, 0) */
+
+  /* binning state (SET_BIN_MODE, BIND_VIS_BUFFER) and the open render pass (cp_binning.c) */
+  uint32_t bin_mode;    /* SET_BIN_MODE dword 0 as received (mode, fine size, order, vis_first) */
+  uint32_t bin_grid;    /* SET_BIN_MODE dword 1 (coarse_x, coarse_y) */
+  uint32_t vis_addr;    /* BIND_VIS_BUFFER */
+  uint32_t vis_size;
+  uint32_t rp_payload[TS_PKT_RENDERPASS_BEGIN_LEN]; /* re-sent at every replay */
+  uint32_t rp_begin_pos; /* the BEGIN header: ring index (RPTR stays there during a ring pass) */
+  uint32_t rp_body_pos;  /* the body's first dword: ring index or GPU byte address */
+  uint32_t rp_body_left; /* IB level: dwords left in the IB at the body's start */
+  uint32_t rp_end_pos;   /* where the RENDERPASS_END header must be (same units) */
+  uint16_t rp_pass;      /* passes run so far (the visibility pass is pass 0) */
+  uint16_t rp_passes;    /* passes in all: 1 (PBB), or the visibility pass + the replays */
+  uint16_t rp_nx, rp_ny; /* the coarse grid, in coarse bins */
+  uint8_t rp_w, rp_h;    /* coarse bin size in 64-pixel blocks */
+  uint8_t rp_bx, rp_by;  /* the target in 64-pixel blocks */
+  uint8_t rp_active;     /* a RENDERPASS_BEGIN has not met its last RENDERPASS_END */
+  uint8_t rp_level;      /* the level of its body */
+  uint8_t rp_two_level;  /* the pass replays per coarse bin */
 } cp_queue_t;
 
 static inline int cp_phase_waiting(uint32_t phase)
@@ -151,6 +171,9 @@ void cp_stream_skip(cp_queue_t *st, uint32_t n);
 void cp_stream_ib_call(cp_queue_t *st, uint32_t addr, uint32_t size);
 /* Return from every finished IB (level > 0 with no dword left). */
 void cp_stream_ib_return_finished(cp_queue_t *st);
+/* Position level's stream at pos (ring index, or GPU byte address with left dwords to its IB's
+ * end): a render pass replays its body from there (cp_binning.c). */
+void cp_stream_rewind(cp_queue_t *st, uint32_t level, uint32_t pos, uint32_t left);
 
 /* Ring level: the host's WPTR w (already masked); if it moved, grow the channel's run. */
 static inline void cp_stream_ring_update(cp_queue_t *st, uint32_t w)
@@ -235,6 +258,10 @@ static inline uint32_t cp_stream_addr(const cp_queue_t *st)
 /* Ring level: commit RPTR = read position (after a whole packet). */
 static inline void cp_stream_commit(cp_queue_t *st)
 {
+  /* A render pass in the ring keeps RPTR at its RENDERPASS_BEGIN until its last pass has
+   * ended: the host must not overwrite a body that is still to be replayed. */
+  if (st->rp_active && st->rp_level == 0)
+    return;
   st->rptr = st->rd;
   hal_wr(st->reg_rptr, TS_CPFW_RPTR_PTR_PUT(st->rd));
 }
@@ -304,6 +331,12 @@ CP_INLINE uint32_t cp_op_index(uint32_t opcode)
 /* ---- errors (cp_exec.c) ------------------------------------------------------------------ */
 /* Report code for the packet st->hdr (at st->pkt_pos, st->pkt_level) and halt the queue. */
 void cp_report_error(cp_queue_t *st, uint32_t code);
+
+/* ---- render passes and two-level binning (cp_binning.c) ----------------------------------- */
+void cp_exec_set_bin_mode(cp_queue_t *st, const uint32_t *pl);
+void cp_exec_bind_vis_buffer(cp_queue_t *st, const uint32_t *pl);
+void cp_renderpass_begin(cp_queue_t *st, const uint32_t *pl);
+void cp_renderpass_end(cp_queue_t *st);
 
 /* ---- pipeline commands ------------------------------------------------------------------- */
 

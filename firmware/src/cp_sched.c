@@ -58,8 +58,9 @@ static void queue_turn(cp_queue_t *st)
   uint32_t t0 = hal_cycles32();
   for (uint32_t n = CP_TURN_STEPS; n != 0; n--) {
     uint32_t stat;
+    /* (not inside a render pass at ring level: the fast path commits RPTR itself) */
     if (CP_FAST_PATH_ON && st->phase == CP_PH_IDLE && st->level == 0 &&
-        st->have_hdr == CP_HDR_NONE) {
+        st->have_hdr == CP_HDR_NONE && !st->rp_active) {
       cp_exec_ring_fast(st, &n, &t0);
       if (n == 0 || st->phase != CP_PH_IDLE)
         break;
@@ -91,7 +92,8 @@ static void queue_turn(cp_queue_t *st)
 
 static int idle_at_ring(const cp_queue_t *st)
 {
-  return st->level == 0 && st->phase == CP_PH_IDLE && !st->have_hdr;
+  /* (not inside a render pass at ring level: RPTR is held at its RENDERPASS_BEGIN) */
+  return st->level == 0 && st->phase == CP_PH_IDLE && !st->have_hdr && !st->rp_active;
 }
 
 static void update_queue_state(void)

@@ -36,6 +36,7 @@ int cp_stream_sync(cp_queue_t *st)
   st->dsid = 0;
   st->phase = CP_PH_IDLE;
   st->have_hdr = 0;
+  st->rp_active = 0;
   return 1;
 }
 
@@ -110,4 +111,17 @@ void cp_stream_ib_return_finished(cp_queue_t *st)
    * once, and nothing runs at the levels in between. */
   if (st->dsid != dsid)
     cp_dsid_push(st);
+}
+
+void cp_stream_rewind(cp_queue_t *st, uint32_t level, uint32_t pos, uint32_t left)
+{
+  if (level == 0) {
+    st->rd = pos; /* the next read starts a new run (FETCH_START discards the old one) */
+    st->run_left = 0;
+    st->chan_ok = 0;
+    return;
+  }
+  st->ib_addr[level] = pos;
+  st->ib_left[level] = left;
+  fetch_start(cp_fetch_channel(st->id, level), pos, left);
 }

@@ -213,7 +213,8 @@ TEST_F(CpFw, SetRegsSendsOneCommandPerRegister)
 TEST_F(CpFw, PipelinePacketsForwardTheirPayload)
 {
   init();
-  const std::vector<Dw> pkts = {bin_mode(TS_BIN_MODE_TWO_LEVEL, 4, 8), vis_buffer(0x40000, 0x1000),
+  // PBB: every packet forwarded once (two-level replays: CpFwBinning)
+  const std::vector<Dw> pkts = {bin_mode(TS_BIN_MODE_PBB, 4, 8), vis_buffer(0x40000, 0x1000),
                                 rp_begin(0x20000, 0x30000), draw(300, 0x8000),
                                 draw(12, 0x8010, TS_TOPOLOGY_PATCH_QUAD, TS_INDEX_TYPE_U16,
                                      0x9002, 0xa000),

@@ -263,6 +263,11 @@ module geom_regs #(
   // The sticky error bits live in the register top; nothing here reads them back.
   logic unused_err_status;
   assign unused_err_status = ^reg2hw.err_status;
+  // Two-level binning's visibility registers (VIS, VIS_BASE, VIS_STRIDE, COARSE) are held for
+  // the visibility writer and the drop before vertex fetch, which are not built yet
+  // (docs/two-level.md "What is not built yet"): the CP writes them, nothing reads them.
+  logic unused_vis;
+  assign unused_vis = ^{reg2hw.vis, reg2hw.vis_base, reg2hw.vis_stride, reg2hw.coarse};
 
   `ASSERT_INIT(SlicesFit_A, NUM_SLICES >= 1 && NUM_SLICES <= SlCount)
 

@@ -291,6 +291,8 @@ module pipe_top #(
       .cnt_lrz_blocks_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LRZ_REJECTED_BLOCKS_LSB +: 32]),
       .cnt_lrz_quads_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LRZ_REJECTED_QUADS_LSB +: 32]),
       .cnt_hidden_o  (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_QUADS_HIDDEN_LSB +: 32]),
+      .cnt_gmem_rd_o (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_GMEM_READS_LSB +: 32]),
+      .cnt_gmem_wr_o (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_GMEM_WRITES_LSB +: 32]),
       .cyc_idle_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_IDLE_CYCLES_LSB +: 32]),
       .cyc_input_wait_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_INPUT_WAIT_CYCLES_LSB +: 32]),
       .cyc_memory_wait_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_MEMORY_WAIT_CYCLES_LSB +: 32]),

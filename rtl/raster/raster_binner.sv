@@ -35,11 +35,21 @@ module raster_binner #(
   input  logic                    rst_ni,
   // state: tile grid, render target, ownership, texturing (u, v set up)
   input  logic [2:0]              l2t_i,          // log2(tile) - 4
-  input  logic [11:0]             rtw_i,
+  input  logic [11:0]             rtw_i,          // the target's size (from next cycle on)
   input  logic [11:0]             rth_i,
   input  logic [3:0]              snum_i,
   input  logic [2:0]              sidx_i,
   input  logic [2:0]              skew_i,
+  // two-level binning: the coarse bin this pass renders (RASTER.COARSE, 64-pixel blocks,
+  // inclusive), when crect_en_i; the walk and the boxes stay inside it
+  // (these and rtw_i / rth_i are the values from the next cycle on: the write or
+  // RENDERPASS_BEGIN taken this cycle included, so the limits below are never a cycle late)
+  input  logic                    crect_en_i,
+  input  logic [4:0]              cx0_i,
+  input  logic [4:0]              cy0_i,
+  input  logic [4:0]              cx1_i,
+  input  logic [4:0]              cy1_i,
+  output logic                    crect_empty_o,  // enabled and empty: nothing to render or clear
   input  logic                    uv_en_i,
   // insertion: the offered triangle {v0, v1, v2} (spec/layouts.yaml svtx), taken with ins_i
   input  logic [383:0]            tri_i,
@@ -75,6 +85,36 @@ module raster_binner #(
 );
 
   // ============================================================================================
+  // The area a pass renders: the target, or its part inside the coarse bin (two-level
+  // binning; docs/two-level.md). Registered, from the values the target's size and
+  // RASTER.COARSE take next cycle (a triangle may follow RENDERPASS_BEGIN or the register
+  // write by one cycle), so the box compares below take them at no extra depth.
+  // ============================================================================================
+  logic [10:0] plx0_q, plx1_q, ply0_q, ply1_q, plx0_d, plx1_d, ply0_d, ply1_d;  // pixels, inclusive
+  logic [6:0]  ctx0_q, ctx1_q, cty0_q, cty1_q, ctx0_d, ctx1_d, cty0_d, cty1_d;  // tiles, inclusive
+  logic        cempty_q, cempty_d;
+  always_comb begin
+    logic [11:0] lx1, ly1;
+    lx1 = rtw_i - 12'd1;
+    ly1 = rth_i - 12'd1;
+    plx0_d = '0;  ply0_d = '0;  plx1_d = lx1[10:0];  ply1_d = ly1[10:0];
+    cempty_d = 1'b0;
+    if (crect_en_i) begin
+      plx0_d = {cx0_i, 6'd0};
+      ply0_d = {cy0_i, 6'd0};
+      if ({1'b0, cx1_i, 6'h3f} < lx1) plx1_d = {cx1_i, 6'h3f};
+      if ({1'b0, cy1_i, 6'h3f} < ly1) ply1_d = {cy1_i, 6'h3f};
+      cempty_d = (cx0_i > cx1_i) || (cy0_i > cy1_i) || ({1'b0, cx0_i, 6'd0} > lx1) ||
+                 ({1'b0, cy0_i, 6'd0} > ly1);
+    end
+    ctx0_d = 7'(plx0_d >> (l2t_i + 3'd4));
+    ctx1_d = 7'(plx1_d >> (l2t_i + 3'd4));
+    cty0_d = 7'(ply0_d >> (l2t_i + 3'd4));
+    cty1_d = 7'(ply1_d >> (l2t_i + 3'd4));
+  end
+  assign crect_empty_o = cempty_d;
+
+  // ============================================================================================
   // Insertion: pixel bounding box and tile box
   // ============================================================================================
   localparam int unsigned VW = tessera_spec_pkg::TS_SVTX_W;
@@ -104,11 +144,11 @@ module raster_binner #(
     pxhi = (xmax - 21'sd8) >>> 4;
     pylo = (ymin + 21'sd7) >>> 4;
     pyhi = (ymax - 21'sd8) >>> 4;
-    if (pxlo < 0) pxlo = '0;
-    if (pylo < 0) pylo = '0;
-    if (pxhi > $signed({9'd0, rtw_i}) - 21'sd1) pxhi = $signed({9'd0, rtw_i}) - 21'sd1;
-    if (pyhi > $signed({9'd0, rth_i}) - 21'sd1) pyhi = $signed({9'd0, rth_i}) - 21'sd1;
-    ins_empty = (pxlo > pxhi) || (pylo > pyhi);
+    if (pxlo < $signed({10'd0, plx0_q})) pxlo = $signed({10'd0, plx0_q});
+    if (pylo < $signed({10'd0, ply0_q})) pylo = $signed({10'd0, ply0_q});
+    if (pxhi > $signed({10'd0, plx1_q})) pxhi = $signed({10'd0, plx1_q});
+    if (pyhi > $signed({10'd0, ply1_q})) pyhi = $signed({10'd0, ply1_q});
+    ins_empty = (pxlo > pxhi) || (pylo > pyhi) || cempty_q;
     bx0 = pxlo[10:0];  bx1 = pxhi[10:0];  by0 = pylo[10:0];  by1 = pyhi[10:0];
   end
 
@@ -236,9 +276,7 @@ module raster_binner #(
   logic       walk_last;
   always_comb begin
     if (clear_walk_i) begin
-      wx0 = '0;  wy0 = '0;
-      wx1 = 7'((rtw_i - 12'd1) >> (l2t_i + 3'd4));
-      wy1 = 7'((rth_i - 12'd1) >> (l2t_i + 3'd4));
+      wx0 = ctx0_q;  wy0 = cty0_q;  wx1 = ctx1_q;  wy1 = cty1_q;
     end else begin
       wx0 = utx0_q;  wx1 = utx1_q;  wy0 = uty0_q;  wy1 = uty1_q;
     end
@@ -253,8 +291,8 @@ module raster_binner #(
     wtx_d = wtx_q;
     wty_d = wty_q;
     if (walk_start_i) begin
-      wtx_d = (walk_batch_i && uv_ins) ? utx0_ins : 7'd0;
-      wty_d = (walk_batch_i && uv_ins) ? uty0_ins : 7'd0;
+      wtx_d = (walk_batch_i && uv_ins) ? utx0_ins : ctx0_d;   // (the pass starting now)
+      wty_d = (walk_batch_i && uv_ins) ? uty0_ins : cty0_d;
     end else if (step_i) begin
       wtx_d = wtx_n;
       wty_d = wty_n;
@@ -384,6 +422,15 @@ module raster_binner #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      plx0_q   <= '0;
+      plx1_q   <= '0;
+      ply0_q   <= '0;
+      ply1_q   <= '0;
+      ctx0_q   <= '0;
+      ctx1_q   <= '0;
+      cty0_q   <= '0;
+      cty1_q   <= '0;
+      cempty_q <= 1'b0;
       ip_q     <= 1'b0;
       ip_idx_q <= '0;
       ip_ne_q  <= 1'b0;
@@ -411,6 +458,15 @@ module raster_binner #(
       ty0_q    <= '0;
       ty1_q    <= '0;
     end else begin
+      plx0_q   <= plx0_d;
+      plx1_q   <= plx1_d;
+      ply0_q   <= ply0_d;
+      ply1_q   <= ply1_d;
+      ctx0_q   <= ctx0_d;
+      ctx1_q   <= ctx1_d;
+      cty0_q   <= cty0_d;
+      cty1_q   <= cty1_d;
+      cempty_q <= cempty_d;
       ip_q     <= ip_d;
       ip_idx_q <= ip_idx_d;
       ip_ne_q  <= ip_ne_d;

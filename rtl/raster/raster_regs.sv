@@ -40,9 +40,13 @@ module raster_regs #(
   output logic [5:0]                                  ddsid_o,
   output logic                                        clr_c_o,       // its load ops are CLEAR
   output logic                                        clr_d_o,
+  output logic                                        st_c_o,        // its store ops are STORE
+  output logic                                        st_d_o,
   // the offered SET_REG writes BIN or SLICE with a value that changes the tile grid or the
   // ownership
-  output logic                                        layout_chg_o
+  output logic                                        layout_chg_o,
+  // the offered write changes RASTER.COARSE (the tiles a pass renders)
+  output logic                                        coarse_chg_o
 );
 
   // ---- the register block ------------------------------------------------------------------
@@ -70,12 +74,19 @@ module raster_regs #(
          set_val_i[tessera_spec_pkg::TS_RASTER_SLICE_SKEW_LSB +: 3]} !=
         {reg_o.slice.num, reg_o.slice.index, reg_o.slice.skew}));
 
+  assign coarse_chg_o = set_valid_i && set_off_i == 12'(tessera_spec_pkg::TS_RASTER_COARSE_OFFSET) &&
+      {set_val_i[tessera_spec_pkg::TS_RASTER_COARSE_X0_LSB +: 5],
+       set_val_i[tessera_spec_pkg::TS_RASTER_COARSE_Y0_LSB +: 5],
+       set_val_i[tessera_spec_pkg::TS_RASTER_COARSE_X1_LSB +: 5],
+       set_val_i[tessera_spec_pkg::TS_RASTER_COARSE_Y1_LSB +: 5],
+       set_val_i[tessera_spec_pkg::TS_RASTER_COARSE_ENABLE_LSB]} != reg_o.coarse;
+
   // ---- the render pass ---------------------------------------------------------------------
   logic [31:0] caddr_q, daddr_q, cclear_q;
   logic [23:0] dclear_q;
   logic [11:0] rtw_q, rth_q;
   logic [5:0]  cdsid_q, ddsid_q;
-  logic        clr_c_q, clr_d_q;
+  logic        clr_c_q, clr_d_q, st_c_q, st_d_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       caddr_q  <= '0;
@@ -88,6 +99,8 @@ module raster_regs #(
       ddsid_q  <= '0;
       clr_c_q  <= 1'b0;
       clr_d_q  <= 1'b0;
+      st_c_q   <= 1'b0;
+      st_d_q   <= 1'b0;
     end else if (rp_we_i) begin
       caddr_q  <= rp_i.color_addr;
       daddr_q  <= rp_i.depth_addr;
@@ -99,6 +112,8 @@ module raster_regs #(
       ddsid_q  <= rp_i.depth_dsid;
       clr_c_q  <= (rp_i.color_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR);
       clr_d_q  <= (rp_i.depth_load == tessera_spec_pkg::TS_LOAD_OP_CLEAR);
+      st_c_q   <= (rp_i.color_store == tessera_spec_pkg::TS_STORE_OP_STORE);
+      st_d_q   <= (rp_i.depth_store == tessera_spec_pkg::TS_STORE_OP_STORE);
     end
   end
   assign caddr_o  = caddr_q;
@@ -111,10 +126,12 @@ module raster_regs #(
   assign ddsid_o  = ddsid_q;
   assign clr_c_o  = clr_c_q;
   assign clr_d_o  = clr_d_q;
+  assign st_c_o   = st_c_q;
+  assign st_d_o   = st_d_q;
 
   logic unused_regs;
-  // the bus side of the top is tied off; of the render pass, the body size and store ops are
-  // the CP's and the cache's (and the packet has reserved bits)
+  // the bus side of the top is tied off; of the render pass, the body size is the CP's (and
+  // the packet has reserved bits)
   assign unused_regs = ^{unused_rsp, unused_rsp_valid, unused_req_ready, rp_i};
 
   `ASSERT(SetTakenOffered_A, set_we_i |-> set_valid_i)

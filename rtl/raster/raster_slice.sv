@@ -38,6 +38,9 @@ module raster_slice #(
   parameter int unsigned SLICE_NUM      = 1,
   parameter int unsigned SLICE_INDEX    = 0,
   parameter int unsigned LRZ_BLOCKS     = 4096, // LRZ entries (8x8 blocks of the slice's tiles)
+  // GMEM (two-level binning): 64-byte lines of on-chip colour and depth for the slice's tiles
+  // of one coarse bin (docs/two-level.md "GMEM"); a power of two, at least 512 (one 64x64 tile)
+  parameter int unsigned GMEM_LINES     = 1024,
   // Derived
   localparam int unsigned BIdxW = (BATCH_PRIMS > 1) ? $clog2(BATCH_PRIMS) : 1,
   localparam int unsigned BCntW = $clog2(BATCH_PRIMS + 1)
@@ -78,6 +81,8 @@ module raster_slice #(
   output logic [31:0]                 cnt_lrz_blocks_o,  // LRZ: block-primitive pairs rejected
   output logic [31:0]                 cnt_lrz_quads_o,   // LRZ: their quad positions
   output logic [31:0]                 cnt_hidden_o,      // quads that reached the RB and passed no pixel
+  output logic [31:0]                 cnt_gmem_rd_o,     // GMEM lines read (loads, write-backs)
+  output logic [31:0]                 cnt_gmem_wr_o,     // GMEM lines written (stores)
   // cycles per activity (tessera_raster_pkg::act_e, one per cycle: they add up to the
   // cycles since reset, modulo 2^32), and this cycle's activity
   output logic [31:0]                 cyc_idle_o,
@@ -104,6 +109,7 @@ module raster_slice #(
   logic [11:0] rtw, rth;
   logic [5:0]  cdsid, ddsid;
   logic        rp_clr_c, rp_clr_d;     // the open pass's load ops are CLEAR
+  logic        rp_st_c, rp_st_d;       // ... its store ops are STORE
 
   logic [2:0]  l2t;          // log2(tile) - 4: 0, 1, 2
   assign l2t = (rg.bin.size == 2'd0) ? 3'd0 : (rg.bin.size == 2'd1) ? 3'd1 : 3'd2;
@@ -244,6 +250,8 @@ module raster_slice #(
   logic [6:0]                   e_start_tx, e_start_ty;
   logic [1:0]                   e_start_slot;
   logic                         e_start_fill_c, e_start_fill_d, e_start_clear_d;
+  logic                         e_start_gmem;
+  logic [GsW-1:0]               e_start_gslot;
   tessera_raster_pkg::tile_op_e emode_q;           // the engine's job (its outputs)
   logic                         ebusy_q, e_done, e_fill_we, e_rd_out, e_wr_out;
   logic [1:0]                   eh_q, e_tail_slot;   // the engine's job's slot; its tail's
@@ -321,11 +329,69 @@ module raster_slice #(
 
   logic small_bin;
   assign small_bin = (l2t != 3'd2);
-  raster_tile_engine #(.SRC_ID(SRC_ID)) u_tile_engine (
+  // ---- GMEM (two-level binning; docs/two-level.md "GMEM") ------------------------------------
+  // In a pass with RASTER.COARSE (a coarse bin), a tile's first store allocates it a GMEM
+  // slot: from then on its stores write GMEM and its loads read it, so the coarse bin's tiles
+  // cross memory once each way however many batches visit them. A directory maps tiles to
+  // slots (slots in allocation order, so the tags need no valid bits); RENDERPASS_END (or a
+  // FLUSH, INVALIDATE or layout change) writes every resident tile back (TE_FLUSH) for the
+  // targets whose store op is STORE, and empties it. A tile that finds no free slot keeps
+  // using memory, as in PBB: nothing depends on the coarse bin fitting.
+  localparam int unsigned GAW    = $clog2(GMEM_LINES);
+  localparam int unsigned GsW    = GAW - 4;                        // engine slot port width
+  localparam int unsigned GdN    = 32;                             // directory entries
+  logic [GdN*14-1:0]  gd_tag_q, gd_tag_d;                          // {tx, ty} per slot
+  logic [5:0]         gd_n_q, gd_n_d;                              // slots in use
+  logic [5:0]         gd_lim;                                      // ... at most, this tile size
+  logic [5:0]         gf_q, gf_d;                                  // flush walk: next slot
+  logic               gd_any, gmem_on;
+  assign gd_any  = (gd_n_q != '0);
+  assign gmem_on = rg.coarse.enable && !crect_empty;
+  always_comb begin
+    logic [GAW:0] per_tile;                    // lines of a tile, colour and depth
+    per_tile = (GAW+1)'(32) << {l2t[1:0], 1'b0};
+    gd_lim = 6'((GAW+1)'(GMEM_LINES) / per_tile);
+    if (gd_lim > 6'(GdN)) gd_lim = 6'(GdN);
+  end
+  function automatic logic [5:0] gd_find(input logic [GdN*14-1:0] tags, input logic [5:0] n,
+                                         input logic [6:0] tx, input logic [6:0] ty);
+    // the slot + 1 of tile (tx, ty), 0 if it has none (tiles are unique: an OR of the matches)
+    gd_find = '0;
+    for (int unsigned i = 0; i < GdN; i++) begin
+      if (6'(i) < n && tags[i*14 +: 14] == {tx, ty}) gd_find = gd_find | 6'(i + 1);
+    end
+  endfunction
+  logic [5:0] gd_ld, gd_st;                    // the walker's tile, the waiting store's tile
+  assign gd_ld = gd_find(gd_tag_q, gd_n_q, wtx, wty);
+
+  logic               g_re, g_we;
+  logic [GAW-1:0]     g_raddr, g_waddr;
+  logic [511:0]       g_rdata, g_wdata;
+  logic               unused_g_rvalid;
+  logic               g_line_rd;                                   // a GMEM line consumed
+  logic [31:0]        g_rd_cnt_q, g_wr_cnt_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      g_rd_cnt_q <= '0;
+      g_wr_cnt_q <= '0;
+    end else begin
+      g_rd_cnt_q <= g_rd_cnt_q + 32'(g_line_rd);
+      g_wr_cnt_q <= g_wr_cnt_q + 32'(g_we);
+    end
+  end
+  assign cnt_gmem_rd_o = g_rd_cnt_q;
+  assign cnt_gmem_wr_o = g_wr_cnt_q;
+  prim_ram_2p #(.WIDTH(512), .DEPTH(GMEM_LINES)) u_gmem (
+    .clk_i, .rst_ni,
+    .we_i(g_we), .waddr_i(g_waddr), .wdata_i(g_wdata), .wmask_i(1'b1),
+    .re_i(g_re), .raddr_i(g_raddr), .rdata_o(g_rdata), .rvalid_o(unused_g_rvalid));
+
+  raster_tile_engine #(.SRC_ID(SRC_ID), .GMEM_AW(GAW)) u_tile_engine (
     .clk_i, .rst_ni,
     .start_i(e_start), .op_i(e_start_mode), .tgt_i(e_start_tgt), .tx_i(e_start_tx),
     .ty_i(e_start_ty), .slot_i(e_start_slot), .fill_c_i(e_start_fill_c),
     .fill_d_i(e_start_fill_d), .clear_d_i(e_start_clear_d),
+    .gmem_i(e_start_gmem), .gslot_i(e_start_gslot),
     .l2t_i(l2t), .rtw_i(rtw), .rth_i(rth), .caddr_i(caddr), .daddr_i(daddr),
     .cdsid_i(cdsid), .ddsid_i(ddsid), .cclear_i(cclear), .dclear_i(dclear),
     .req_valid_o(e_req_valid), .req_o(e_req), .grant_i(mem_req_ready_i && !fs_sel),
@@ -333,6 +399,8 @@ module raster_slice #(
     .lwe_o(lwe), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwslot_o(lwslot), .lwdata_o(lwdata),
     .lre_o(lre), .lrtgt_o(lrtgt), .lrrow_o(lrrow), .lrseg_o(lrseg),
     .lrdata_i(lrdata),
+    .gre_o(g_re), .graddr_o(g_raddr), .grdata_i(g_rdata), .gwe_o(g_we), .gwaddr_o(g_waddr),
+    .gwdata_o(g_wdata), .gline_rd_o(g_line_rd),
     .busy_o(ebusy_q), .op_o(emode_q), .tx_o(etx_q), .ty_o(ety_q), .slot_o(eh_q),
     .done_o(e_done), .tail_o(e_tail), .tail_slot_o(e_tail_slot), .ld_done_o(e_ld_done),
     .fill_we_o(e_fill_we), .rd_out_o(e_rd_out), .wr_out_o(e_wr_out));
@@ -353,7 +421,7 @@ module raster_slice #(
   // its half. 64x64 bins use the whole buffer, so load, raster and store of a bin follow
   // each other as before.
   typedef enum logic [3:0] {
-    T_IDLE, T_WALK, T_BS, T_LOAD, T_HAND, T_FIN, T_CWALK, T_CLEAR, T_DRAIN
+    T_IDLE, T_WALK, T_BS, T_LOAD, T_HAND, T_FIN, T_CWALK, T_CLEAR, T_GFLUSH, T_GWAIT, T_DRAIN
   } tstate_e;
   typedef enum logic [2:0] {
     R_IDLE, R_PRIM, R_PRIM_RD, R_SETUP, R_GRAS
@@ -373,6 +441,7 @@ module raster_slice #(
   logic                   sp_q, sp_d;        // a rendered bin waits for its store
   logic [1:0]             sph_q, sph_d;
   logic [6:0]             sptx_q, sptx_d, spty_q, spty_d;
+  assign gd_st = gd_find(gd_tag_q, gd_n_q, sptx_q, spty_q);
   logic [3:0]             sbusy;             // per slot: loaded, rendered or stored
   logic [1:0]             qbusy;             // per half: quads work there (raster side, drain)
   logic [1:0]             lbusy;             // per half: line traffic there (engine, tail, store waiting)
@@ -384,6 +453,9 @@ module raster_slice #(
   // The walker's tile is still in flight from the previous batch (rendered, draining, waiting
   // for or in its store): its load must wait for that store, which it reads back. Inside a
   // batch every tile is visited once.
+  // the engine's job uses the tile buffer (a load or a store, not a clear or a GMEM flush)
+  logic e_tb;
+  assign e_tb = ebusy_q && (emode_q == tessera_raster_pkg::TE_LOAD || emode_q == tessera_raster_pkg::TE_STORE);
   logic tile_busy;
   assign tile_busy = ((rs_q != R_IDLE) && rtx_q == wtx && rty_q == wty) ||
                      (dr_q && drtx_q == wtx && drty_q == wty) ||
@@ -393,13 +465,13 @@ module raster_slice #(
     for (int h = 0; h < 4; h++) begin
       sbusy[h] = ((rs_q != R_IDLE) && rh_q == 2'(h)) || (sp_q && sph_q == 2'(h)) ||
                  (dr_q && drh_q == 2'(h)) ||
-                 (ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR && eh_q == 2'(h)) ||
+                 (e_tb && eh_q == 2'(h)) ||
                  (e_tail && e_tail_slot == 2'(h)) ||
                  ((st_q == T_LOAD || st_q == T_HAND) && lh_q == 2'(h));
     end
     for (int h = 0; h < 2; h++) begin
       qbusy[h] = ((rs_q != R_IDLE) && rh_q[0] == 1'(h)) || (dr_q && drh_q[0] == 1'(h));
-      lbusy[h] = (ebusy_q && emode_q != tessera_raster_pkg::TE_CLEAR && eh_q[0] == 1'(h)) ||
+      lbusy[h] = (e_tb && eh_q[0] == 1'(h)) ||
                  (e_tail && e_tail_slot[0] == 1'(h)) || (sp_q && sph_q[0] == 1'(h));
     end
     // the load goes into a free slot of a half no quads work in (the lowest such slot)
@@ -425,10 +497,32 @@ module raster_slice #(
   prim_priority_enc #(.WIDTH(BATCH_PRIMS)) u_pidx (
     .in_i(pm_q), .onehot_o(unused_pm_onehot), .idx_o(pidx), .valid_o(unused_pm_valid));
 
+  logic crect_empty;   // RASTER.COARSE is enabled and holds no tile of the target
+  logic cmd_is_tri;
+  // RASTER.COARSE and the target's size as they are from the next cycle on (raster_binner)
+  logic        cnx_set, cnx_en;
+  logic [4:0]  cnx_x0, cnx_y0, cnx_x1, cnx_y1;
+  logic [11:0] rtw_nx, rth_nx;
+  // (cmd_take: the offered command is taken this cycle, as T_IDLE below takes it; not
+  // cmd_fire, which depends on crect_empty through in_ready_o)
+  logic cmd_take;
+  assign cmd_take = in_valid_i && !cmd_is_tri && st_q == T_IDLE && bcnt == '0 && drained &&
+                    !((layout_chg || coarse_chg) && (fc_any || gd_any));
+  assign cnx_set = cmd_take && in_i.kind == tessera_raster_pkg::RIN_SET_REG &&
+                   in_i.data[11:0] == 12'(tessera_spec_pkg::TS_RASTER_COARSE_OFFSET);
+  assign cnx_en  = cnx_set ? in_i.data[32 + tessera_spec_pkg::TS_RASTER_COARSE_ENABLE_LSB] : rg.coarse.enable;
+  assign cnx_x0  = cnx_set ? in_i.data[32 + tessera_spec_pkg::TS_RASTER_COARSE_X0_LSB +: 5] : rg.coarse.x0;
+  assign cnx_y0  = cnx_set ? in_i.data[32 + tessera_spec_pkg::TS_RASTER_COARSE_Y0_LSB +: 5] : rg.coarse.y0;
+  assign cnx_x1  = cnx_set ? in_i.data[32 + tessera_spec_pkg::TS_RASTER_COARSE_X1_LSB +: 5] : rg.coarse.x1;
+  assign cnx_y1  = cnx_set ? in_i.data[32 + tessera_spec_pkg::TS_RASTER_COARSE_Y1_LSB +: 5] : rg.coarse.y1;
+  assign rtw_nx  = (cmd_take && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN) ? in_rp.width : rtw;
+  assign rth_nx  = (cmd_take && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN) ? in_rp.height : rth;
   raster_binner #(.BATCH_PRIMS(BATCH_PRIMS)) u_binner (
     .clk_i, .rst_ni,
-    .l2t_i(l2t), .rtw_i(rtw), .rth_i(rth), .snum_i(rg.slice.num), .sidx_i(rg.slice.index),
+    .l2t_i(l2t), .rtw_i(rtw_nx), .rth_i(rth_nx), .snum_i(rg.slice.num), .sidx_i(rg.slice.index),
     .skew_i(rg.slice.skew), .uv_en_i(rg.tex_ctrl.enable),
+    .crect_en_i(cnx_en), .cx0_i(cnx_x0), .cy0_i(cnx_y0), .cx1_i(cnx_x1), .cy1_i(cnx_y1),
+    .crect_empty_o(crect_empty),
     .tri_i(in_i.data[383:0]), .ins_i(b_ins),
     .idle_i(st_q == T_IDLE),
     .walking_i(st_q != T_IDLE && st_q != T_CWALK && st_q != T_CLEAR && st_q != T_DRAIN),
@@ -441,8 +535,8 @@ module raster_slice #(
     .sr_bank_i(rb_q), .sr_idx_i(pidx), .sr_ready_o(sr_ready), .sr_re_i(sr_re),
     .sr_rdata_o(sr_rdata));
 
-  logic cmd_is_tri;
   logic layout_chg, lrz_layout_wr;   // see the LRZ below
+  logic coarse_chg;                  // a write that changes RASTER.COARSE
   assign cmd_is_tri = (in_i.kind == tessera_raster_pkg::RIN_TRI);
 
   always_comb begin
@@ -458,6 +552,8 @@ module raster_slice #(
     prx0_d = prx0_q;  pry0_d = pry0_q;  prx1_d = prx1_q;  pry1_d = pry1_q;
     sr_re = 1'b0;  tb_start = 1'b0;  rb_d = rb_q;  gras_start = 1'b0;
     e_start = 1'b0;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
+    e_start_gmem = 1'b0;  e_start_gslot = '0;
+    gd_tag_d = gd_tag_q;  gd_n_d = gd_n_q;  gf_d = gf_q;
     cwalk_end = 1'b0;
     fc_pc_d = fc_pc_q;
     fc_pd_d = fc_pd_q;
@@ -474,18 +570,22 @@ module raster_slice #(
         end else if (!drained) begin
           // a command waits until the batches before it are rendered and stored: it may
           // change the state they render with (triangles do not wait)
-        end else if (layout_chg && fc_any) begin
-          // a BIN or SLICE write that changes the tile grid or the ownership while clears are
-          // pending: write them first, with the grid they were recorded in (the write is
-          // taken afterwards, without a done of its own for the walk)
-          fc_mat_d = 1'b1;
+        end else if ((layout_chg || coarse_chg) && (fc_any || gd_any)) begin
+          // a BIN, SLICE or COARSE write that changes the tile grid, the ownership or the
+          // coarse bin while clears are pending or tiles are in GMEM: write them first, with
+          // the grid they were recorded in (the write is taken afterwards, without a done of
+          // its own for the walk)
+          fc_mat_d = fc_any;
           fc_hold_d = 1'b1;
-          st_d = T_CWALK;
+          st_d = fc_any ? T_CWALK : T_GFLUSH;
         end else begin
           in_ready_o = 1'b1;
           unique case (in_i.kind)
             tessera_raster_pkg::RIN_RP_BEGIN: begin
-              if ((e_clr_c || e_clr_d) && !fc_fits_in) begin
+              gd_n_d = '0;                                // (empty already: the last pass flushed)
+              if (crect_empty) begin
+                done_d = 1'b1;                            // a pass that renders no tile
+              end else if ((e_clr_c || e_clr_d) && !fc_fits_in) begin
                 st_d = T_CWALK;                           // line by line, now
               end else begin
                 fc_pc_d = {FcTiles{e_clr_c}};             // fast clear: pending per tile
@@ -495,9 +595,10 @@ module raster_slice #(
             end
             tessera_raster_pkg::RIN_RP_END, tessera_raster_pkg::RIN_FLUSH,
             tessera_raster_pkg::RIN_INVALIDATE: begin
-              // the tiles whose clear is still pending get it written first
+              // the tiles whose clear is still pending get it written first, then the tiles
+              // in GMEM are written back
               fc_mat_d = fc_any;
-              st_d = fc_any ? T_CWALK : T_DRAIN;
+              st_d = fc_any ? T_CWALK : gd_any ? T_GFLUSH : T_DRAIN;
             end
             default: done_d = 1'b1;   // SET_REG, BATCH_CLOSE (the batch is empty), unknown
           endcase
@@ -533,9 +634,14 @@ module raster_slice #(
           e_start_tx = wtx;  e_start_ty = wty;
           e_start_slot = dbuf ? lslot : 2'd0;
           lh_d = dbuf ? lslot : 2'd0;
-          // a target whose clear is pending is filled with the clear value, not read
+          // a target whose clear is pending is filled with the clear value, not read; a tile
+          // in GMEM is read from there (it has no clear pending)
           e_start_fill_c = fc_pc;
           e_start_fill_d = fc_pd;
+          if (gmem_on && gd_ld != '0) begin
+            e_start_gmem  = 1'b1;
+            e_start_gslot = GsW'(gd_ld - 6'd1);
+          end
           fc_pc_d[fc_idx] = 1'b0;
           fc_pd_d[fc_idx] = 1'b0;
           st_d = T_LOAD;
@@ -593,6 +699,25 @@ module raster_slice #(
           st_d = T_CWALK;
         end
       end
+      // GMEM write-back: every resident tile, in slot order, for the targets stored
+      T_GFLUSH: begin
+        if (gf_q == gd_n_q) begin
+          gd_n_d = '0;
+          gf_d = '0;
+          st_d = T_DRAIN;
+        end else if (!rp_st_c && !rp_st_d) begin
+          gf_d = gf_q + 6'd1;                  // DONT_CARE both: nothing is written back
+        end else if (!ebusy_q) begin
+          e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_FLUSH;
+          e_start_tgt = !rp_st_c;  e_start_clear_d = rp_st_d;
+          e_start_tx = gd_tag_q[gf_q[4:0]*14 + 7 +: 7];
+          e_start_ty = gd_tag_q[gf_q[4:0]*14 +: 7];
+          e_start_gslot = GsW'(gf_q);
+          gf_d = gf_q + 6'd1;
+          st_d = T_GWAIT;
+        end
+      end
+      T_GWAIT: if (e_done) st_d = T_GFLUSH;
       T_DRAIN: if (!e_wr_out && !e_rd_out) begin
         done_d = !fc_hold_q;
         fc_hold_d = 1'b0;
@@ -663,6 +788,16 @@ module raster_slice #(
       e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_STORE;  e_start_tgt = 1'b0;
       e_start_tx = sptx_q;  e_start_ty = spty_q;  e_start_slot = sph_q;
       sp_d = 1'b0;
+      // in a coarse bin: into the tile's GMEM slot, or a new one while there is room
+      if (gmem_on && gd_st != '0) begin
+        e_start_gmem  = 1'b1;
+        e_start_gslot = GsW'(gd_st - 6'd1);
+      end else if (gmem_on && gd_n_q < gd_lim) begin
+        e_start_gmem  = 1'b1;
+        e_start_gslot = GsW'(gd_n_q);
+        gd_tag_d[gd_n_q[4:0]*14 +: 14] = {sptx_q, spty_q};
+        gd_n_d = gd_n_q + 6'd1;
+      end
     end
 
     // The clear walk's end, from T_CWALK or T_CLEAR. At a pass's end (fc_mat_q) every owned
@@ -674,7 +809,7 @@ module raster_slice #(
         fc_pc_d = '0;
         fc_pd_d = '0;
         fc_mat_d = 1'b0;
-        st_d = T_DRAIN;
+        st_d = gd_any ? T_GFLUSH : T_DRAIN;
       end else begin
         done_d = 1'b1;
         st_d = T_IDLE;
@@ -705,7 +840,8 @@ module raster_slice #(
     .reg_o(rg),
     .caddr_o(caddr), .daddr_o(daddr), .rtw_o(rtw), .rth_o(rth), .cclear_o(cclear),
     .dclear_o(dclear), .cdsid_o(cdsid), .ddsid_o(ddsid), .clr_c_o(rp_clr_c), .clr_d_o(rp_clr_d),
-    .layout_chg_o(layout_chg));
+    .st_c_o(rp_st_c), .st_d_o(rp_st_d),
+    .layout_chg_o(layout_chg), .coarse_chg_o(coarse_chg));
   assign lrz_layout_wr = setreg && layout_chg;
   raster_lrz #(.BLOCKS(LRZ_BLOCKS)) u_lrz (
     .clk_i, .rst_ni,
@@ -749,7 +885,8 @@ module raster_slice #(
           if (mem_stall || !(e_fire || e_rsp || e_fill_we)) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
           else                                              act = tessera_raster_pkg::ACT_LOAD;
         end
-        tessera_raster_pkg::TE_STORE: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_STORE;
+        tessera_raster_pkg::TE_STORE, tessera_raster_pkg::TE_FLUSH:
+          act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_STORE;
         default: act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_CLEAR;
       endcase
     end else if (e_tail) begin
@@ -763,6 +900,7 @@ module raster_slice #(
           else                     act = tessera_raster_pkg::ACT_IDLE;
         end
         T_CWALK, T_CLEAR: act = tessera_raster_pkg::ACT_CLEAR;
+        T_GFLUSH, T_GWAIT: act = tessera_raster_pkg::ACT_STORE;
         T_DRAIN:          act = tessera_raster_pkg::ACT_MEMORY_WAIT;
         default:          act = tessera_raster_pkg::ACT_SETUP;   // walk, record, hand-off
       endcase
@@ -781,6 +919,9 @@ module raster_slice #(
       fc_pd_q <= '0;
       fc_mat_q <= 1'b0;
       fc_hold_q <= 1'b0;
+      gd_tag_q <= '0;
+      gd_n_q <= '0;
+      gf_q <= '0;
       st_q <= T_IDLE;  done_q <= 1'b0;
       rs_q <= R_IDLE;
       rb_q <= 1'b0;
@@ -808,6 +949,9 @@ module raster_slice #(
       fc_pd_q <= fc_pd_d;
       fc_mat_q <= fc_mat_d;
       fc_hold_q <= fc_hold_d;
+      gd_tag_q <= gd_tag_d;
+      gd_n_q <= gd_n_d;
+      gf_q <= gf_d;
       unique case (act)
         tessera_raster_pkg::ACT_IDLE:        y_idle_q    <= y_idle_q + 32'd1;
         tessera_raster_pkg::ACT_INPUT_WAIT:  y_inwait_q  <= y_inwait_q + 32'd1;
@@ -889,6 +1033,14 @@ module raster_slice #(
   `ASSERT(FcNoneAtPassBegin_A, cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN |-> !fc_any)
   `ASSERT(FcOnlyInsideGrid_A, fc_any && (st_q == T_BS || st_q == T_CWALK) |-> wtx < 7'd32 && wty < 7'd32)
   `ASSERT(FcFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD && !e_rsp)
+  // GMEM: a pass begins with it empty (the last one wrote it back); the directory stays within
+  // GMEM; a GMEM job runs only in a coarse bin, and a flush only in the write-back walk
+  `ASSERT(CmdTakeIsFire_A, cmd_take == cmd_fire)
+  `ASSERT(GmemNoneAtPassBegin_A, cmd_fire && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN |-> !gd_any)
+  `ASSERT(GmemWithinLimit_A, gd_n_q <= gd_lim || st_q == T_GFLUSH || st_q == T_GWAIT)
+  `ASSERT(GmemOnlyInCoarseBin_A, e_start && e_start_gmem |-> gmem_on)
+  `ASSERT(GmemFlushInWalk_A, e_start && e_start_mode == tessera_raster_pkg::TE_FLUSH |-> st_q == T_GFLUSH)
+  `ASSERT_INIT(GmemLines_A, GMEM_LINES >= 512 && (GMEM_LINES & (GMEM_LINES - 1)) == 0)
   // Setup/raster overlap: GRAS is started only when free, and it finishes (done_o) only while
   // it is working; the bin's store waits for it.
   `ASSERT(GrasStartsFree_A, gras_start |-> !gras_busy)

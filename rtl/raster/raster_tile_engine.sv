@@ -26,11 +26,19 @@
 // the load's latency no longer adds to the engine's time per bin); ld_done_o pulses when
 // the last line is written. A 64x64 load is one job until its last response (its tags are
 // reused per 128-line chunk). A load never starts during another load's tail.
+//
+// GMEM (two-level binning, docs/two-level.md "GMEM"): with gmem_i a load reads the tile's
+// lines from the slice's GMEM instead of memory and a store writes them there, one line per
+// clock each (a GMEM read returns the next cycle: the next line is read while one is
+// written); a flush reads a GMEM-resident tile's lines and WRITEs them to memory, for the
+// targets asked for (tgt_i first, depth too when clear_d_i), as a clear does. GMEM line of a
+// tile: {slot, target, line}, 16 << 2 * l2t lines per target.
 
 `include "prim_assert.svh"
 
 module raster_tile_engine #(
-  parameter int unsigned SRC_ID = 0     // mem_req_t.src of the slice's port
+  parameter int unsigned SRC_ID  = 0,   // mem_req_t.src of the slice's port
+  parameter int unsigned GMEM_AW = 10   // GMEM line address bits
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -43,7 +51,9 @@ module raster_tile_engine #(
   input  logic [1:0]                    slot_i,       // tile-buffer slot (load, store; raster_rb)
   input  logic                          fill_c_i,     // load: fill color with the clear value
   input  logic                          fill_d_i,     // load: fill depth with the clear value
-  input  logic                          clear_d_i,    // clear: the depth target too
+  input  logic                          clear_d_i,    // clear, flush: the depth target too
+  input  logic                          gmem_i,       // load, store: GMEM instead of memory
+  input  logic [GMEM_AW-5:0]            gslot_i,      // ... the tile's GMEM slot (load, store, flush)
   // the render pass and the tile grid
   input  logic [2:0]                    l2t_i,        // log2(tile) - 4
   input  logic [11:0]                   rtw_i,
@@ -75,6 +85,14 @@ module raster_tile_engine #(
   output logic [5:0]                    lrrow_o,
   output logic [1:0]                    lrseg_o,
   input  logic [511:0]                  lrdata_i,     // the cycle after lre_o
+  // GMEM line ports (a prim_ram_2p in the slice): read (load, flush), write (store)
+  output logic                          gre_o,
+  output logic [GMEM_AW-1:0]            graddr_o,
+  input  logic [511:0]                  grdata_i,     // the cycle after gre_o, held until the next
+  output logic                          gwe_o,
+  output logic [GMEM_AW-1:0]            gwaddr_o,
+  output logic [511:0]                  gwdata_o,
+  output logic                          gline_rd_o,   // a GMEM line was used (into the tile buffer or memory)
   // state
   output logic                          busy_o,
   output tessera_raster_pkg::tile_op_e  op_o,
@@ -101,6 +119,8 @@ module raster_tile_engine #(
   logic [1:0]  eh_q, eh_d;
   logic        efill_c_q, efill_c_d, efill_d_q, efill_d_d;
   logic        ecl_d_q, ecl_d_d;
+  logic        egm_q, egm_d;         // load/store: through GMEM
+  logic [GMEM_AW-5:0] egs_q, egs_d;  // ... its slot
   logic        e_fill, e_fill_we, e_adv;
   logic [8:0]  rd_out_q, rd_out_d;
   logic [7:0]  wr_out_q, wr_out_d;
@@ -147,6 +167,15 @@ module raster_tile_engine #(
   assign e_rowoff = e_py * rtw_i;     // 12 x 12 bits
   assign e_addr = (etgt_q ? daddr_i : caddr_i) + ((32'(e_rowoff) + 32'(e_px)) << 2);
 
+  // GMEM line {slot, target, line} of line li (and of li + 1, read ahead)
+  function automatic logic [GMEM_AW-1:0] gline(input logic [GMEM_AW-5:0] slot, input logic tgt,
+                                               input logic [1:0] l2t, input logic [7:0] li);
+    gline = GMEM_AW'(((GMEM_AW+9)'({slot, tgt}) << (4'd4 + {1'b0, l2t, 1'b0})) | (GMEM_AW+9)'(li));
+  endfunction
+  logic e_gload, e_gflush;
+  assign e_gload  = (emode_q == tessera_raster_pkg::TE_LOAD) && egm_q;
+  assign e_gflush = (emode_q == tessera_raster_pkg::TE_FLUSH);
+
   // response decode
   logic [7:0] r_li;
   logic [5:0] r_row;
@@ -167,6 +196,9 @@ module raster_tile_engine #(
     echunk_d = echunk_q;  ebusy_d = ebusy_q;  wr_tag_d = wr_tag_q;
     etx_d = etx_q;  ety_d = ety_q;  eh_d = eh_q;
     efill_c_d = efill_c_q;  efill_d_d = efill_d_q;  ecl_d_d = ecl_d_q;
+    egm_d = egm_q;  egs_d = egs_q;
+    gre_o = 1'b0;  graddr_o = gline(egs_q, etgt_q, l2t_i[1:0], li_q);
+    gwe_o = 1'b0;  gwaddr_o = gline(egs_q, etgt_q, l2t_i[1:0], li_q);
     e_done = 1'b0;
     req_valid_o = 1'b0;
     req_o = '0;
@@ -191,6 +223,7 @@ module raster_tile_engine #(
       li_d = '0;  eph_d = 1'b0;  ewait_d = 1'b0;
       etx_d = tx_i;  ety_d = ty_i;  eh_d = slot_i;
       efill_c_d = fill_c_i;  efill_d_d = fill_d_i;  ecl_d_d = clear_d_i;
+      egm_d = gmem_i;  egs_d = gslot_i;
     end else if (ebusy_q) begin
       if (ewait_q && small_bin) begin
         // every read issued: the job ends, its data goes on arriving in the tail
@@ -207,6 +240,17 @@ module raster_tile_engine #(
         if (rd_out_q == '0 && !rsp_rd_i) next_line = 1'b1;
       end else if (!e_lvalid) begin
         next_line = 1'b1;
+      end else if (e_gload && !eph_q) begin
+        gre_o = 1'b1;                       // GMEM -> tile buffer: read the line ...
+        eph_d = 1'b1;
+      end else if (e_gload) begin
+        // ... and write it on a cycle no load response needs the write port
+        if (!rsp_rd_i) begin
+          e_fill_we = 1'b1;
+          lwe_o     = 1'b1;
+          next_line = 1'b1;
+          wrote     = 1'b1;
+        end
       end else if (emode_q == tessera_raster_pkg::TE_LOAD) begin
         if (e_fill) begin
           // clear pending (fast clear): the clear value straight into the tile buffer, one
@@ -233,7 +277,12 @@ module raster_tile_engine #(
         end
       end else if (!eph_q) begin
         lre_o = (emode_q == tessera_raster_pkg::TE_STORE);   // the read port: no response conflicts
+        gre_o = e_gflush;
         eph_d = 1'b1;
+      end else if (emode_q == tessera_raster_pkg::TE_STORE && egm_q) begin
+        gwe_o = 1'b1;                       // tile buffer -> GMEM: no port to wait for
+        next_line = 1'b1;
+        wrote = 1'b1;
       end else if (wr_out_q < 8'd127) begin
         req_valid_o = 1'b1;
         req_o.op    = tessera_mem_pkg::MEM_OP_WRITE;
@@ -241,7 +290,7 @@ module raster_tile_engine #(
         req_o.dsid  = etgt_q ? ddsid_i : cdsid_i;
         req_o.tag   = {1'b1, wr_tag_q};
         req_o.wstrb = '1;
-        req_o.wdata = (emode_q == tessera_raster_pkg::TE_CLEAR) ? clr_line : lrdata_i;
+        req_o.wdata = (emode_q == tessera_raster_pkg::TE_CLEAR) ? clr_line : e_gflush ? grdata_i : lrdata_i;
         if (grant_i) begin
           wr_tag_d = (wr_tag_q == 7'd127) ? 7'd1 : wr_tag_q + 7'd1;
           eph_d = 1'b0;
@@ -251,25 +300,27 @@ module raster_tile_engine #(
       end
       if (next_line) begin
         eph_d = 1'b0;
-        if (emode_q == tessera_raster_pkg::TE_LOAD && !ewait_q && li_q == e_last && small_bin &&
-            !etgt_q) begin
+        if (emode_q == tessera_raster_pkg::TE_LOAD && !egm_q && !ewait_q && li_q == e_last &&
+            small_bin && !etgt_q) begin
           etgt_d = 1'b1;  li_d = '0;          // a skipped last color line
-        end else if (emode_q == tessera_raster_pkg::TE_LOAD && !ewait_q && li_q == e_last) begin
+        end else if (emode_q == tessera_raster_pkg::TE_LOAD && !egm_q && !ewait_q && li_q == e_last) begin
           ewait_d = 1'b1;   // a skipped last line: wait for the data of the others
         end else if (li_q != e_last) begin
           li_d = li_q + 8'd1;
           // back-to-back writes: fetch the next line's word now (one line per clock)
           if (wrote) begin
-            eph_d   = 1'b1;
-            lre_o   = (emode_q == tessera_raster_pkg::TE_STORE);
-            lrrow_o = e_row_n;
-            lrseg_o = e_seg_n;
+            eph_d    = 1'b1;
+            lre_o    = (emode_q == tessera_raster_pkg::TE_STORE);
+            lrrow_o  = e_row_n;
+            lrseg_o  = e_seg_n;
+            gre_o    = e_gload || e_gflush;
+            graddr_o = gline(egs_q, etgt_q, l2t_i[1:0], li_n);
           end
         end else begin
           ewait_d = 1'b0;
           li_d = '0;
-          // next target: load/store do color then depth; clear the ones asked for
-          if (!etgt_q && (emode_q != tessera_raster_pkg::TE_CLEAR || ecl_d_q)) begin
+          // next target: load/store do color then depth; clear and flush the ones asked for
+          if (!etgt_q && ((emode_q != tessera_raster_pkg::TE_CLEAR && !e_gflush) || ecl_d_q)) begin
             etgt_d = 1'b1;
           end else begin
             ebusy_d = 1'b0;
@@ -279,7 +330,10 @@ module raster_tile_engine #(
       end
     end
   end
-  assign lwdata_o = e_fill_we ? clr_line : rsp_data_i;
+  assign lwdata_o = (e_fill_we && egm_q) ? grdata_i : e_fill_we ? clr_line : rsp_data_i;
+  assign gwdata_o = lrdata_i;
+  assign gline_rd_o = (e_fill_we && egm_q) ||
+                      (e_gflush && req_valid_o && grant_i && req_o.op == tessera_mem_pkg::MEM_OP_WRITE);
   assign lwslot_o = tl_q ? tlh_q : eh_q;
 
   always_comb begin
@@ -306,6 +360,8 @@ module raster_tile_engine #(
       efill_c_q <= 1'b0;
       efill_d_q <= 1'b0;
       ecl_d_q <= 1'b0;
+      egm_q <= 1'b0;
+      egs_q <= '0;
       rd_out_q <= '0;
       wr_out_q <= '0;
       wr_tag_q <= 7'd1;
@@ -325,6 +381,8 @@ module raster_tile_engine #(
       efill_c_q <= efill_c_d;
       efill_d_q <= efill_d_d;
       ecl_d_q <= ecl_d_d;
+      egm_q <= egm_d;
+      egs_q <= egs_d;
       rd_out_q <= rd_out_d;
       wr_out_q <= wr_out_d;
       wr_tag_q <= wr_tag_d;
@@ -361,5 +419,13 @@ module raster_tile_engine #(
   `ASSERT(TeNoLoadInTail_A, start_i && tl_q |-> op_i != tessera_raster_pkg::TE_LOAD)
   `ASSERT(TeTailSmallBin_A, tl_q |-> small_bin)
   `ASSERT(TeTailOtherHalf_A, tl_q && lre_o |-> eh_q != tlh_q)
+  // GMEM: a resident tile has no clear pending (its first load filled it); a GMEM load never
+  // meets a tail or a response (it starts only after the tail, and issues no reads); only
+  // loads and stores go through GMEM, and only GMEM jobs touch its ports
+  `ASSERT(TeGmemNoFill_A, start_i && gmem_i |-> !fill_c_i && !fill_d_i)
+  `ASSERT(TeGmemOnlyLoadStore_A, start_i && gmem_i |-> op_i == tessera_raster_pkg::TE_LOAD ||
+                                                       op_i == tessera_raster_pkg::TE_STORE)
+  `ASSERT(TeGmemLoadNoTail_A, ebusy_q && e_gload |-> !tl_q && !rsp_rd_i)
+  `ASSERT(TeGmemPorts_A, gre_o || gwe_o |-> ebusy_q && (egm_q || e_gflush))
 
 endmodule

@@ -60,11 +60,13 @@ package tessera_raster_pkg;
   } act_e;
 
   // A job of the slice's tile engine (raster_tile_engine): load a tile into a half of the tile
-  // buffer, store it from there, or write the clear value into memory.
+  // buffer, store it from there (each from/to memory, or GMEM in a two-level pass), write the
+  // clear value into memory, or write a GMEM-resident tile back to memory (flush).
   typedef enum logic [1:0] {
     TE_LOAD  = 2'd0,
     TE_STORE = 2'd1,
-    TE_CLEAR = 2'd2
+    TE_CLEAR = 2'd2,
+    TE_FLUSH = 2'd3
   } tile_op_e;
   /* verilator lint_on UNUSEDPARAM */
 

@@ -75,9 +75,10 @@ void expect_log(const std::vector<PipeCommand>& got, const std::vector<PipeComma
 // on it), the stream-control packets are not forwarded, and a FENCE writes.
 TEST(CpSystem, EveryPacketOnOneQueue) {
   Env e;
-  const Dwords rp = {0x10, 0x100000, (64u << 16) | 64u, 0x110000, 0x1111, 0xff00ff00, 0x123456, 0x0201};
+  // (a PBB pass with an empty body: a two-level one replays, CpSystem.TwoLevelPassReplays)
+  const Dwords rp = {0x0, 0x100000, (64u << 16) | 64u, 0x110000, 0x1111, 0xff00ff00, 0x123456, 0x0201};
   Dwords s = cat({nop(3), set_regs(0x2000, {7, 8, 9}), dsid_set(3), draw(6, 0x200000),
-                  pkt(TS_OP_SET_BIN_MODE, {0x111, 0x0203}), pkt(TS_OP_BIND_VIS_BUFFER, {0x300000, 4096}),
+                  pkt(TS_OP_SET_BIN_MODE, {0x110, 0x0203}), pkt(TS_OP_BIND_VIS_BUFFER, {0x300000, 4096}),
                   pkt(TS_OP_RENDERPASS_BEGIN, {rp[0], rp[1], rp[2], rp[3], rp[4], rp[5], rp[6], rp[7]}),
                   pkt(TS_OP_RENDERPASS_END, {}), pkt(TS_OP_FRAME_END, {42}), fence(kFenceArea, 0xf00d)});
   e.host.submit(0, s);
@@ -87,8 +88,50 @@ TEST(CpSystem, EveryPacketOnOneQueue) {
       cmd(TS_OP_SET_REGS, 0, 0, {0x2000, 7}), cmd(TS_OP_SET_REGS, 0, 0, {0x2004, 8}),
       cmd(TS_OP_SET_REGS, 0, 0, {0x2008, 9}), cmd(TS_OP_DSID_SET, 0, 3, {3}),
       cmd(TS_OP_DRAW, 0, 3, {0, 6, 0x200000, 0, 0}),
-      cmd(TS_OP_SET_BIN_MODE, 0, 3, {0x111, 0x0203}), cmd(TS_OP_BIND_VIS_BUFFER, 0, 3, {0x300000, 4096}),
+      cmd(TS_OP_SET_BIN_MODE, 0, 3, {0x110, 0x0203}), cmd(TS_OP_BIND_VIS_BUFFER, 0, 3, {0x300000, 4096}),
       cmd(TS_OP_RENDERPASS_BEGIN, 0, 3, rp), cmd(TS_OP_RENDERPASS_END, 0, 3, {}), cmd(TS_OP_FRAME_END, 0, 3, {42})});
+}
+
+// Two-level binning on the RTL CP (docs/two-level.md "The passes"): a 192x128 target is 3 x 2
+// blocks of 64 pixels; a 3 x 2 request gives one block per coarse bin, serpentine order. The
+// firmware runs the visibility pass and then replays the body (in an IB) once per coarse bin,
+// each pass preceded by its GEOM.VIS and RASTER.COARSE writes, and resets both after the last.
+// Catches: the replay missing on the real core (the host build passes but the ROM image or the
+// fetch channel's rewind does not), and a ring that goes on before the last replay.
+TEST(CpSystem, TwoLevelPassReplays) {
+  Env e;
+  const Dwords body = cat({pkt(TS_OP_RENDERPASS_BEGIN, {TS_PKT_DRAW_LEN + 1u, 0x100000, (128u << 16) | 192u, 0x140000,
+                                                      0x1111, 0, 0, 0}),
+                           draw(3, 0x200000), pkt(TS_OP_RENDERPASS_END, {})});
+  e.host.write_buffer(kIbArea, body);
+  const std::uint32_t mode = TS_PKT_SET_BIN_MODE_MODE_PUT(TS_BIN_MODE_TWO_LEVEL) |
+                             TS_PKT_SET_BIN_MODE_ORDER_PUT(TS_BIN_ORDER_SERPENTINE);
+  e.host.submit(0, cat({pkt(TS_OP_SET_BIN_MODE, {mode, 0x0203}), pkt(TS_OP_BIND_VIS_BUFFER, {0x300000, 4096}),
+                        ib(kIbArea, static_cast<std::uint32_t>(body.size())), draw(3, 0x250000),
+                        fence(kFenceArea, 7)}));
+  e.host.wait_value(kFenceArea, 7, "the fence");
+  const auto& log = e.g.pipe_log();
+  std::vector<std::uint32_t> vis, rects;
+  std::size_t begins = 0, ends = 0, draws = 0;
+  for (const PipeCommand& c : log) {
+    begins += c.opcode == TS_OP_RENDERPASS_BEGIN;
+    ends += c.opcode == TS_OP_RENDERPASS_END;
+    draws += c.opcode == TS_OP_DRAW;
+    if (c.opcode == TS_OP_SET_REGS && c.args[0] == TS_GEOM_BASE_ADDR + TS_GEOM_VIS_OFFSET) vis.push_back(c.args[1]);
+    if (c.opcode == TS_OP_SET_REGS && c.args[0] == TS_RASTER_BASE_ADDR + TS_RASTER_COARSE_OFFSET) rects.push_back(c.args[1]);
+  }
+  EXPECT_EQ(begins, 7u);
+  EXPECT_EQ(ends, 7u);
+  EXPECT_EQ(draws, 7u + 1u) << "the body's draw in every pass, then the ring's";
+  auto test = [](std::uint32_t bin) { return TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_TEST) | TS_GEOM_VIS_BIN_PUT(bin); };
+  EXPECT_EQ(vis, (std::vector<std::uint32_t>{TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_WRITE), test(0), test(1), test(2),
+                                             test(5), test(4), test(3), TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_OFF)}));
+  ASSERT_EQ(rects.size(), 8u);
+  EXPECT_EQ(rects[5], TS_RASTER_COARSE_X0_PUT(1) | TS_RASTER_COARSE_Y0_PUT(1) | TS_RASTER_COARSE_X1_PUT(1) |
+                          TS_RASTER_COARSE_Y1_PUT(1) | TS_RASTER_COARSE_ENABLE_PUT(1));
+  EXPECT_EQ(rects[7], TS_RASTER_COARSE_RESET);
+  EXPECT_EQ(log.back().opcode, TS_OP_DRAW);
+  EXPECT_EQ(log.back().args[2], 0x250000u) << "the ring's draw after the last replay";
 }
 
 // Ring -> IB1 -> IB2 and back: commands in order, the DSID is 0 at each command buffer start

@@ -422,3 +422,124 @@ TB_TEST(Vraster_slice_default, lrz_layers_every_depth_function) {
   // the scenes are built to make the LRZ work: a run where it never rejects tests nothing
   tb::check(rejected > 0, "the LRZ rejected no block in any round");
 }
+
+namespace {
+
+// RASTER.COARSE of the 64-pixel blocks x0..x1 x y0..y1 (docs/two-level.md).
+std::uint32_t coarse(std::uint32_t x0, std::uint32_t y0, std::uint32_t x1, std::uint32_t y1) {
+  return TS_RASTER_COARSE_X0_PUT(x0) | TS_RASTER_COARSE_Y0_PUT(y0) | TS_RASTER_COARSE_X1_PUT(x1) |
+         TS_RASTER_COARSE_Y1_PUT(y1) | TS_RASTER_COARSE_ENABLE_PUT(1);
+}
+
+}  // namespace
+
+// Two-level binning's raster side (docs/two-level.md "The raster slices"): a render pass run
+// as the firmware runs it, a pass with an empty RASTER.COARSE (the visibility pass) and then
+// the same body once per coarse bin of a random grid, each replay seeing every triangle.
+// Catches: tiles outside the coarse bin rendered, cleared, loaded or stored by a replay (a
+// later replay's clear or store would overwrite an earlier bin's pixels), triangles clipped to
+// the wrong rectangle, a clear walk that starts outside the rectangle, the empty pass touching
+// memory; compared RTL against reference, and the reference's two-level image against the
+// same scene run once as PBB (what the user sees must not change with the binning mode).
+TB_TEST(Vraster_slice_default, coarse_bin_passes) {
+  start_clock(dut);
+  const int rounds = int(tb::scaled(3, 10));
+  for (int round = 0; round < rounds; ++round) {
+    const std::uint32_t bs = std::uint32_t(tb::randint(0, 2));
+    const unsigned n = 1u << tb::randint(0, 2), s = unsigned(tb::randint(0, n - 1));
+    const std::uint32_t skew = std::uint32_t(tb::randint(0, 3));
+    // up to 5 x 4 blocks; one round in three wider than 32 16x16 tiles (line-by-line clear)
+    const bool wide = bs == 0 && tb::chance(0.3);
+    const std::uint32_t w = wide ? 16 * std::uint32_t(tb::randint(33, 40)) : 16 * std::uint32_t(tb::randint(3, 20));
+    const std::uint32_t h = std::uint32_t(tb::randint(20, 200));
+    const std::uint32_t bx = (w + 63) / 64, by = (h + 63) / 64;
+    const std::uint32_t cw = std::uint32_t(tb::randint(1, bx)), ch = std::uint32_t(tb::randint(1, by));
+    const Scene pbb = random_scene(w, h, bs, 1, int(tb::scaled(30, 80)));
+    // the pass's body, starting from the register resets (a replay starts from the state the
+    // last one left: the body sets what it uses first, as a driver's body must)
+    // (small batches: a tile is visited by many of them)
+    Scene body{Op::reg(kRegDepth, TS_RASTER_DEPTH_RESET), Op::reg(kRegColor, TS_RASTER_COLOR_RESET),
+               Op::reg(kRegBatch, std::uint32_t(tb::randint(1, 16))), Op::reg(kRegTexCtrl, TS_RASTER_TEX_CTRL_RESET)};
+    rr::RenderPass rp;
+    for (const Op& o : pbb) {
+      if (o.kind == Op::kRpBegin) rp = o.rp;
+      // (no FLUSH: a body holds no FENCE, and a flush writes GMEM back, as it must)
+      else if (o.kind != Op::kRpEnd && o.kind != Op::kFlush && !(o.kind == Op::kSetReg && o.off == kRegBin))
+        body.push_back(o);
+    }
+    Scene prologue_ops{Op::reg(kRegSlice, n | (s << 8) | (skew << 16)), Op::reg(kRegBin, bs)};
+    Scene two = prologue_ops;
+    auto pass = [&](std::uint32_t rect) {
+      two.push_back(Op::reg(kRegCoarse, rect));
+      two.push_back(Op::begin(rp));
+      two.insert(two.end(), body.begin(), body.end());
+      two.push_back(Op::end());
+    };
+    pass(coarse(1, 1, 0, 0));   // the visibility pass: renders nothing
+    for (std::uint32_t y0 = 0; y0 < by; y0 += ch)
+      for (std::uint32_t x0 = 0; x0 < bx; x0 += cw)
+        pass(coarse(x0, y0, std::min(x0 + cw, bx) - 1, std::min(y0 + ch, by) - 1));
+    two.push_back(Op::reg(kRegCoarse, TS_RASTER_COARSE_RESET));
+    Knobs k;
+    k.in_idle = double(tb::randint(0, 50)) / 100;
+    k.req_stall = double(tb::randint(0, 60)) / 100;
+    SparseMemory rm, em;
+    rr::RefRenderer ref(em);
+    const Result r = co_await check_scene(dut, two, k, rm, em, ref);
+    // GMEM (docs/two-level.md "GMEM"): when every coarse bin's owned tiles fit the slice's
+    // GMEM (raster_slice_default: 1024 lines, so 32, 8 or 2 tiles of 16, 32, 64 pixels), each
+    // line of the targets is written to memory at most once in all the passes, however many
+    // batches visit its tile (a clear written at RENDERPASS_BEGIN, for a target too wide for
+    // the pending bits, is a second write)
+    rr::RasterState st;
+    st.num = n;
+    st.index = s;
+    st.skew = skew;
+    st.bin_size = bs;
+    const unsigned l2 = st.tile_log2();
+    const std::uint32_t slots = std::min(32u, 1024u / (32u << (2 * bs)));
+    bool fits = true;
+    for (std::uint32_t y0 = 0; y0 < by; y0 += ch)
+      for (std::uint32_t x0 = 0; x0 < bx; x0 += cw) {
+        std::uint32_t owned = 0;
+        for (std::uint32_t ty = (y0 * 64) >> l2; ty < std::min((y0 + ch) * 64, h + 63) >> l2; ++ty)
+          for (std::uint32_t tx = (x0 * 64) >> l2; tx < std::min((x0 + cw) * 64, w + 63) >> l2; ++tx)
+            if ((tx << l2) < w && (ty << l2) < h && rr::RefRenderer::owner(st, tx, ty) == s) ++owned;
+        fits = fits && owned <= slots;
+      }
+    const std::uint64_t target_lines = 2ull * (w / 16) * h;
+    dut.log().info("{}x{}, {}x{}-block coarse bins, {} px tiles, slice {} of {}: {} line writes, {} line reads "
+                   "(targets {} lines; coarse bins {} GMEM)", w, h, cw, ch, 16u << bs, s, n, r.wr_lines, r.rd_lines,
+                   target_lines, fits ? "fit" : "do not fit");
+    if (fits)
+      tb::check(r.wr_lines <= target_lines * (wide ? 2 : 1),
+                fmt::format("{} line writes for targets of {} lines: a tile was written back more than once",
+                            r.wr_lines, target_lines));
+    // the same pass once, PBB, on the reference: the same image
+    Scene once = prologue_ops;
+    once.push_back(Op::begin(rp));
+    once.insert(once.end(), body.begin(), body.end());
+    once.push_back(Op::end());
+    SparseMemory om;
+    prefill(om, once);
+    rr::RefRenderer oref(om);
+    for (const auto& o : once) apply(oref, o);
+    for (std::uint32_t base : {rp.color_addr, rp.depth_addr})
+      for (std::uint32_t i = 0; i < w * h; ++i)
+        tb::check(em.read32(base + 4 * i) == om.read32(base + 4 * i),
+                  fmt::format("{}x{} in {}x{}-block coarse bins: the two-level image differs from PBB at word {} of the "
+                              "{} target", w, h, cw, ch, i, base == rp.color_addr ? "color" : "depth"));
+  }
+  // A pass with an empty rectangle touches no memory, whatever its load ops say.
+  {
+    Scene sc{Op::reg(kRegBin, 0), Op::reg(kRegCoarse, coarse(2, 0, 1, 3)), Op::begin(target(256, 64, 1, 1))};
+    for (int i = 0; i < 20; ++i) sc.push_back(Op::tri_op(random_tri(256, 64, 2, std::uint32_t(i))));
+    sc.push_back(Op::end());
+    SparseMemory rm, em;
+    rr::RefRenderer ref(em);
+    const Result r = co_await check_scene(dut, sc, Knobs{}, rm, em, ref);
+    tb::check(r.rd_lines == 0 && r.wr_lines == 0 && r.tris == 20 && r.bins == 0,
+              fmt::format("an empty coarse bin: {} line reads, {} writes, {} bins (expected none)", r.rd_lines,
+                          r.wr_lines, r.bins));
+  }
+}

@@ -48,7 +48,8 @@ inline constexpr unsigned kMaxBatch = 64;   // BATCH_PRIMS of raster_slice_defau
 inline constexpr std::uint32_t kRegDepth = TS_RASTER_DEPTH_OFFSET, kRegColor = TS_RASTER_COLOR_OFFSET,
                                kRegTexCtrl = TS_RASTER_TEX_CTRL_OFFSET, kRegTexBase = TS_RASTER_TEX_BASE_OFFSET,
                                kRegBatch = TS_RASTER_BATCH_OFFSET, kRegBin = TS_RASTER_BIN_OFFSET,
-                               kRegSlice = TS_RASTER_SLICE_OFFSET, kRegLrz = TS_RASTER_LRZ_OFFSET;
+                               kRegSlice = TS_RASTER_SLICE_OFFSET, kRegLrz = TS_RASTER_LRZ_OFFSET,
+                               kRegCoarse = TS_RASTER_COARSE_OFFSET;
 inline constexpr std::uint32_t kTexAddr = 0x0800'0000;   // the benches' texture (64x64 texels max)
 
 struct Op {

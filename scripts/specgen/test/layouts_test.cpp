@@ -279,15 +279,15 @@ TEST(GeneratedLayouts, VertexMatchesTheGeomVertexRegistersAndSignExtends) {
   EXPECT_EQ(tessera::layout::Svtx::unpack(sw.data()).x, -(1 << 19));
 }
 
-TEST(GeneratedLayouts, StatisticsBlockIsTwentySevenWordsInOrder) {
+TEST(GeneratedLayouts, StatisticsBlockIsTwentyNineWordsInOrder) {
   using tessera::layout::SliceStats;
-  static_assert(SliceStats::kWords == 27);
+  static_assert(SliceStats::kWords == 29);
   static_assert(SliceStats::Pos::tris.lsb == 0 && SliceStats::Pos::bins_rendered.lsb == 32 && SliceStats::Pos::busy_cycles.lsb == 14 * 32);
   static_assert(SliceStats::Pos::geom_tris.lsb == 15 * 32 && SliceStats::Pos::cche_fills.lsb == 19 * 32);
   static_assert(SliceStats::Pos::idle_cycles.lsb == 20 * 32 && SliceStats::Pos::clear_cycles.lsb == 23 * 32);
   static_assert(SliceStats::Pos::lrz_rejected_blocks.lsb == 24 * 32 && SliceStats::Pos::lrz_rejected_quads.lsb == 25 * 32);
-  std::uint32_t words[27];
-  for (unsigned i = 0; i < 27; ++i) words[i] = 1000 + i;
+  std::uint32_t words[29];
+  for (unsigned i = 0; i < 29; ++i) words[i] = 1000 + i;
   const SliceStats s = SliceStats::unpack(words);
   EXPECT_EQ(s.tris, 1000u);
   EXPECT_EQ(s.frags_passed, 1005u);
@@ -295,6 +295,8 @@ TEST(GeneratedLayouts, StatisticsBlockIsTwentySevenWordsInOrder) {
   EXPECT_EQ(s.memory_wait_cycles, 1022u);
   EXPECT_EQ(s.lrz_rejected_quads, 1025u);
   EXPECT_EQ(s.quads_hidden, 1026u);
+  EXPECT_EQ(s.gmem_reads, 1027u);
+  EXPECT_EQ(s.gmem_writes, 1028u);
   EXPECT_EQ(s.pack()[12], 1012u);
 }
 

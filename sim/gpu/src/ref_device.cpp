@@ -302,6 +302,63 @@ void RefDevice::complete(unsigned q, unsigned level, uint32_t hdr_addr, const Dw
                                     Q.rp.active ? Q.rp.pass : 0u, pkt});
 }
 
+// ---- two-level binning (docs/two-level.md "The passes") ----------------------------------------
+
+RefDevice::CoarseGrid RefDevice::CoarseGrid::of(const BinningInfo& bin, uint32_t width, uint32_t height) {
+  // Per axis: the target in 64-pixel blocks, split into at most the requested number of
+  // coarse bins of equal size; bins that would be empty are dropped from the grid.
+  auto axis = [](uint32_t pixels, uint32_t want, uint32_t& size) {
+    const uint32_t blocks = std::max<uint32_t>(1, (pixels + 63) / 64);
+    want = std::clamp<uint32_t>(want, 1, blocks);
+    size = (blocks + want - 1) / want;
+    return (blocks + size - 1) / size;
+  };
+  CoarseGrid g;
+  g.bx = std::max<uint32_t>(1, (width + 63) / 64);
+  g.by = std::max<uint32_t>(1, (height + 63) / 64);
+  g.nx = axis(width, bin.coarse_x, g.w);
+  g.ny = axis(height, bin.coarse_y, g.h);
+  g.serpentine = bin.order == BinOrder::Serpentine;
+  return g;
+}
+
+uint32_t RefDevice::CoarseGrid::bin_at(uint32_t k, uint32_t& rect) const {
+  const uint32_t cy = k / nx;
+  uint32_t cx = k % nx;
+  if (serpentine && cy % 2 == 1) cx = nx - 1 - cx;
+  const uint32_t x0 = cx * w, y0 = cy * h;
+  const uint32_t x1 = std::min(x0 + w, bx) - 1, y1 = std::min(y0 + h, by) - 1;
+  rect = TS_RASTER_COARSE_X0_PUT(x0) | TS_RASTER_COARSE_Y0_PUT(y0) | TS_RASTER_COARSE_X1_PUT(x1) |
+         TS_RASTER_COARSE_Y1_PUT(y1) | TS_RASTER_COARSE_ENABLE_PUT(1);
+  return cy * nx + cx;
+}
+
+void RefDevice::set_pipe_reg(unsigned q, uint32_t addr, uint32_t value) {
+  regs_[addr] = value;
+  pipe(q, TS_OP_SET_REGS, {addr, value});
+}
+
+// The pass Q.rp.pass begins: in two-level mode its GEOM.VIS and RASTER.COARSE first (pass 0
+// is the visibility pass; it renders the first coarse bin of the order when vis_first is set,
+// else nothing), then RENDERPASS_BEGIN with the pass's payload.
+void RefDevice::start_pass(unsigned q) {
+  Queue& Q = queues_[q];
+  if (Q.rp.two_level) {
+    const uint32_t first = Q.bin.vis_first ? 1 : 0;
+    uint32_t vis = TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_WRITE);
+    uint32_t rect = TS_RASTER_COARSE_X0_PUT(1) | TS_RASTER_COARSE_Y0_PUT(1) | TS_RASTER_COARSE_ENABLE_PUT(1);
+    if (Q.rp.pass == 0) {
+      if (first) Q.rp.grid.bin_at(0, rect);
+    } else {
+      const uint32_t bin = Q.rp.grid.bin_at(Q.rp.pass - 1 + first, rect);
+      vis = TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_TEST) | TS_GEOM_VIS_BIN_PUT(bin);
+    }
+    set_pipe_reg(q, TS_GEOM_BASE_ADDR + TS_GEOM_VIS_OFFSET, vis);
+    set_pipe_reg(q, TS_RASTER_BASE_ADDR + TS_RASTER_COARSE_OFFSET, rect);
+  }
+  pipe(q, TS_OP_RENDERPASS_BEGIN, Q.rp_begin);
+}
+
 void RefDevice::pipe(unsigned q, uint32_t opcode, std::vector<uint32_t> args) {
   const Queue& Q = queues_[q];
   PipeCommand c{static_cast<uint8_t>(opcode), static_cast<uint8_t>(q), static_cast<uint8_t>(Q.levels.back().dsid),
@@ -485,6 +542,7 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
       Q.bin.order = static_cast<BinOrder>(TS_PKT_SET_BIN_MODE_ORDER_GET(p[TS_PKT_SET_BIN_MODE_ORDER_DW]));
       Q.bin.coarse_x = static_cast<uint8_t>(TS_PKT_SET_BIN_MODE_COARSE_X_GET(p[TS_PKT_SET_BIN_MODE_COARSE_X_DW]));
       Q.bin.coarse_y = static_cast<uint8_t>(TS_PKT_SET_BIN_MODE_COARSE_Y_GET(p[TS_PKT_SET_BIN_MODE_COARSE_Y_DW]));
+      Q.bin.vis_first = TS_PKT_SET_BIN_MODE_VIS_FIRST_GET(d0) != 0;
       pipe(q, op, Dwords(p, p + len));
       break;
     }
@@ -493,6 +551,8 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
       const uint32_t addr = TS_PKT_BIND_VIS_BUFFER_ADDR_GET(p[TS_PKT_BIND_VIS_BUFFER_ADDR_DW]);
       const uint32_t size = TS_PKT_BIND_VIS_BUFFER_SIZE_GET(p[TS_PKT_BIND_VIS_BUFFER_SIZE_DW]);
       if (!addr_ok(addr, size, 64)) return fail(TS_CP_ERROR_BAD_ADDRESS);
+      Q.vis_addr = addr;
+      Q.vis_size = size;
       pipe(q, op, Dwords(p, p + len));
       break;
     }
@@ -538,11 +598,23 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
       const uint64_t end_pos = body_start + body;
       if (level > 0 && end_pos + 1 > L.size) return fail(TS_CP_ERROR_IB_OVERFLOW);
       if (level == 0 && pkt.size() + body + 1 > L.size - 1) return fail(TS_CP_ERROR_IB_OVERFLOW);
-      uint32_t passes = 1;
-      if (Q.bin.mode == BinMode::TwoLevel)
-        passes = std::max<uint32_t>(1, static_cast<uint32_t>(Q.bin.coarse_x) * Q.bin.coarse_y);
-      Q.rp = RenderPass{true, level, hdr_addr, L.pos, body_start, end_pos, passes, 0};
-      pipe(q, op, Dwords(p, p + len));
+      RenderPass rp{true, level, hdr_addr, L.pos, body_start, end_pos, 1, 0, false, {}};
+      if (Q.bin.mode == BinMode::TwoLevel) {
+        rp.grid = CoarseGrid::of(Q.bin, TS_PKT_RENDERPASS_BEGIN_WIDTH_GET(p[TS_PKT_RENDERPASS_BEGIN_WIDTH_DW]),
+                                 TS_PKT_RENDERPASS_BEGIN_HEIGHT_GET(p[TS_PKT_RENDERPASS_BEGIN_HEIGHT_DW]));
+        const uint32_t lines = std::min<uint32_t>((Q.vis_size / 64) / rp.grid.bins(),
+                                                  TS_GEOM_VIS_STRIDE_LINES_MASK >> TS_GEOM_VIS_STRIDE_LINES_LSB);
+        if (lines == 0) return fail(TS_CP_ERROR_BAD_ADDRESS);  // not one line per coarse bin
+        rp.two_level = true;
+        rp.passes = 1 + rp.grid.bins() - (Q.bin.vis_first ? 1 : 0);
+        set_pipe_reg(q, TS_GEOM_BASE_ADDR + TS_GEOM_COARSE_OFFSET,
+                     TS_GEOM_COARSE_W_PUT(rp.grid.w) | TS_GEOM_COARSE_H_PUT(rp.grid.h) |
+                         TS_GEOM_COARSE_NX_PUT(rp.grid.nx) | TS_GEOM_COARSE_NY_PUT(rp.grid.ny));
+        set_pipe_reg(q, TS_GEOM_BASE_ADDR + TS_GEOM_VIS_BASE_OFFSET, Q.vis_addr & TS_GEOM_VIS_BASE_ADDR_MASK);
+        set_pipe_reg(q, TS_GEOM_BASE_ADDR + TS_GEOM_VIS_STRIDE_OFFSET, TS_GEOM_VIS_STRIDE_LINES_PUT(lines));
+      }
+      Q.rp = rp;
+      start_pass(q);
       break;
     }
 
@@ -559,8 +631,13 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
         complete(q, level, hdr_addr, pkt, false);
         ++Q.rp.pass;
         L.pos = Q.rp.body_start;
+        start_pass(q);
       } else {
         complete(q, level, hdr_addr, pkt);
+        if (Q.rp.two_level) {
+          set_pipe_reg(q, TS_GEOM_BASE_ADDR + TS_GEOM_VIS_OFFSET, TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_OFF));
+          set_pipe_reg(q, TS_RASTER_BASE_ADDR + TS_RASTER_COARSE_OFFSET, TS_RASTER_COARSE_RESET);
+        }
         Q.rp.active = false;
       }
       return true;

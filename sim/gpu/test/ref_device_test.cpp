@@ -243,43 +243,66 @@ TEST(RefDevice, PipeCommandsOfStateAndDrawing) {
   EXPECT_EQ(d.dev.read_mem32(0x6000), 1u);
 }
 
-// Catches: the render-pass body not replayed once per coarse bin in two-level mode, replayed in
-// PBB mode, RENDERPASS_BEGIN repeated, RPTR moving backwards during a replay.
+// Catches: the render-pass body not replayed once per coarse bin in two-level mode (after the
+// visibility pass), replayed in PBB mode, the pass registers missing or out of place (docs/
+// two-level.md "The passes"), RPTR moving backwards during a replay or released before the last.
 TEST(RefDevice, TwoLevelRenderPassReplaysItsBodyPerCoarseBin) {
   Direct d;
   RenderPassPacket rp;
   rp.body_size = 2 * (1 + TS_PKT_DRAW_LEN);
+  rp.width = 320;  // 5 x 3 blocks of 64: a 3 x 2 request gives 2 x 2-block bins, 3 x 2 of them
+  rp.height = 192;
   const Dwords pass = cat({pkt::renderpass_begin(rp), pkt::draw(DrawDesc{.count = 1}), pkt::draw(DrawDesc{.count = 2}),
                            pkt::renderpass_end()});
   const uint32_t ib = 0x20000;
-  const Dwords body = cat({pkt::set_bin_mode(BinningInfo{BinMode::TwoLevel, BinSize::Px32, BinOrder::Raster, 3, 2}), pass,
-                           pkt::set_bin_mode({}), pass});
+  const Dwords body =
+      cat({pkt::set_bin_mode(BinningInfo{BinMode::TwoLevel, BinSize::Px32, BinOrder::Raster, 3, 2}),
+           pkt::bind_vis_buffer(0x30000, 0x1000), pass, pkt::set_bin_mode({}), pass});
   d.dev.write_dwords(ib, body);
   d.run(0, pkt::indirect_buffer(ib, static_cast<uint32_t>(body.size())), 500);
-  std::vector<uint32_t> ops = opcodes(d.dev.pipe_log());
-  std::vector<uint32_t> expect{TS_OP_SET_BIN_MODE, TS_OP_RENDERPASS_BEGIN};
-  for (int bin = 0; bin < 6; ++bin) expect.insert(expect.end(), {TS_OP_DRAW, TS_OP_DRAW, TS_OP_RENDERPASS_END});
+  const auto& log = d.dev.pipe_log();
+  std::vector<uint32_t> expect{TS_OP_SET_BIN_MODE, TS_OP_BIND_VIS_BUFFER, TS_OP_SET_REGS, TS_OP_SET_REGS, TS_OP_SET_REGS};
+  for (int p = 0; p < 7; ++p)  // the visibility pass, then 6 coarse bins
+    expect.insert(expect.end(), {TS_OP_SET_REGS, TS_OP_SET_REGS, TS_OP_RENDERPASS_BEGIN, TS_OP_DRAW, TS_OP_DRAW,
+                                 TS_OP_RENDERPASS_END});
+  expect.insert(expect.end(), {TS_OP_SET_REGS, TS_OP_SET_REGS});
   expect.insert(expect.end(), {TS_OP_SET_BIN_MODE, TS_OP_RENDERPASS_BEGIN, TS_OP_DRAW, TS_OP_DRAW, TS_OP_RENDERPASS_END});
-  EXPECT_EQ(ops, expect);
+  ASSERT_EQ(opcodes(log), expect);
+  EXPECT_EQ(log[2].args, (Dwords{TS_GEOM_BASE_ADDR + TS_GEOM_COARSE_OFFSET,
+                                 TS_GEOM_COARSE_W_PUT(2) | TS_GEOM_COARSE_H_PUT(2) | TS_GEOM_COARSE_NX_PUT(3) |
+                                     TS_GEOM_COARSE_NY_PUT(2)}));
+  EXPECT_EQ(log[4].args, (Dwords{TS_GEOM_BASE_ADDR + TS_GEOM_VIS_STRIDE_OFFSET, 10u * 64u}));  // 64 lines / 6
+  EXPECT_EQ(log[5].args, (Dwords{TS_GEOM_BASE_ADDR + TS_GEOM_VIS_OFFSET, TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_WRITE)}));
+  // the last coarse bin (2, 1): blocks 4..4 x 2..2 (clipped), bin index 5
+  const size_t last = 5 + 6 * 6;
+  EXPECT_EQ(log[last].args, (Dwords{TS_GEOM_BASE_ADDR + TS_GEOM_VIS_OFFSET,
+                                    TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_TEST) | TS_GEOM_VIS_BIN_PUT(5)}));
+  EXPECT_EQ(log[last + 1].args,
+            (Dwords{TS_RASTER_BASE_ADDR + TS_RASTER_COARSE_OFFSET,
+                    TS_RASTER_COARSE_X0_PUT(4) | TS_RASTER_COARSE_Y0_PUT(2) | TS_RASTER_COARSE_X1_PUT(4) |
+                        TS_RASTER_COARSE_Y1_PUT(2) | TS_RASTER_COARSE_ENABLE_PUT(1)}));
+  EXPECT_EQ(log[last + 7].args, (Dwords{TS_RASTER_BASE_ADDR + TS_RASTER_COARSE_OFFSET, TS_RASTER_COARSE_RESET}));
   uint32_t max_pass = 0;
   for (const auto& e : d.dev.trace()) max_pass = std::max(max_pass, e.pass);
-  EXPECT_EQ(max_pass, 5u);
+  EXPECT_EQ(max_pass, 6u);
 
-  // The same in the ring itself: RPTR stays at RENDERPASS_BEGIN until the last pass ends.
-  // Without replay (the firmware today) the same stream runs once.
+  // Without replay (the configuration for a CP that does not replay) the same stream runs once.
   Direct once(RefDeviceConfig{.replay_render_passes = false});
   once.dev.write_dwords(ib, body);
   once.run(0, pkt::indirect_buffer(ib, static_cast<uint32_t>(body.size())), 500);
-  EXPECT_EQ(opcodes(once.dev.pipe_log()).size(), 2u * 5u);
+  EXPECT_EQ(opcodes(once.dev.pipe_log()).size(), 1u + 2u * 5u);
 
+  // The same in the ring itself: RPTR stays at RENDERPASS_BEGIN until the last pass ends.
   Direct r(RefDeviceConfig{}, 8);
-  r.push(0, cat({pkt::set_bin_mode(BinningInfo{BinMode::TwoLevel, BinSize::Px32, BinOrder::Raster, 2, 2}), pass}));
+  const Dwords head = cat({pkt::set_bin_mode(BinningInfo{BinMode::TwoLevel, BinSize::Px32, BinOrder::Raster, 2, 2}),
+                           pkt::bind_vis_buffer(0x30000, 0x1000)});
+  r.push(0, cat({head, pass}));
   r.bell(0);
-  r.dev.advance(4);  // SET_BIN_MODE, BEGIN, DRAW, DRAW
-  EXPECT_EQ(r.reg(TS_CP_RING_RPTR_OFFSET_N(0)), 1u + TS_PKT_SET_BIN_MODE_LEN);
+  r.dev.advance(4);  // SET_BIN_MODE, BIND_VIS_BUFFER, BEGIN, DRAW
+  EXPECT_EQ(r.reg(TS_CP_RING_RPTR_OFFSET_N(0)), head.size());
   r.dev.advance(100);
   EXPECT_EQ(r.reg(TS_CP_RING_RPTR_OFFSET_N(0)), r.wptr[0]);
-  EXPECT_EQ(opcodes(r.dev.pipe_log()).size(), 2u + 4u * 3u);
+  EXPECT_EQ(opcodes(r.dev.pipe_log()).size(), 2u + 3u + 5u * 6u + 2u);  // 2 x 2 bins: 5 passes
 }
 
 // Catches: FENCE not waiting for its latency (STATUS.queue_waiting), the value written early,

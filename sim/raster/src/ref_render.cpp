@@ -111,6 +111,7 @@ void RefRenderer::set_reg(std::uint32_t offset, std::uint32_t value) {
       st_.skew = (value >> 16) & 7;
       break;
     case TS_RASTER_LRZ_OFFSET: st_.lrz_enable = value & 1; break;
+    case TS_RASTER_COARSE_OFFSET: st_.coarse = value; break;
     default: break;
   }
   // ALWAYS with depth write can raise a stored depth: the LRZ's bounds no longer hold
@@ -151,15 +152,39 @@ RefRenderer::PixelBox RefRenderer::pixel_box(const Triangle& t) const {
     ymax = std::max(ymax, sext20(t.v[i].y));
   }
   PixelBox b;
+  const PixelBox a = area();
   i64 x0 = (xmin + 7) >> 4, x1 = (xmax - 8) >> 4, y0 = (ymin + 7) >> 4, y1 = (ymax - 8) >> 4;
-  x0 = std::max<i64>(x0, 0);
-  y0 = std::max<i64>(y0, 0);
-  x1 = std::min<i64>(x1, i64(rp_.width) - 1);
-  y1 = std::min<i64>(y1, i64(rp_.height) - 1);
-  b.empty = x0 > x1 || y0 > y1;
+  x0 = std::max<i64>(x0, a.x0);
+  y0 = std::max<i64>(y0, a.y0);
+  x1 = std::min<i64>(x1, a.x1);
+  y1 = std::min<i64>(y1, a.y1);
+  b.empty = a.empty || x0 > x1 || y0 > y1;
   b.x0 = std::int32_t(x0); b.x1 = std::int32_t(x1);
   b.y0 = std::int32_t(y0); b.y1 = std::int32_t(y1);
   return b;
+}
+
+// RASTER.COARSE (docs/two-level.md): with enable set, the 64-pixel blocks x0..x1 x y0..y1,
+// clipped to the target; empty when the rectangle is, or lies beyond the target.
+RefRenderer::PixelBox RefRenderer::area() const {
+  PixelBox a;
+  a.x0 = 0;
+  a.y0 = 0;
+  a.x1 = std::int32_t(rp_.width) - 1;
+  a.y1 = std::int32_t(rp_.height) - 1;
+  if (TS_RASTER_COARSE_ENABLE_GET(st_.coarse)) {
+    const std::int32_t bx0 = std::int32_t(TS_RASTER_COARSE_X0_GET(st_.coarse));
+    const std::int32_t by0 = std::int32_t(TS_RASTER_COARSE_Y0_GET(st_.coarse));
+    const std::int32_t bx1 = std::int32_t(TS_RASTER_COARSE_X1_GET(st_.coarse));
+    const std::int32_t by1 = std::int32_t(TS_RASTER_COARSE_Y1_GET(st_.coarse));
+    if (bx0 > bx1 || by0 > by1) return PixelBox{};
+    a.x0 = bx0 * 64;
+    a.y0 = by0 * 64;
+    a.x1 = std::min(a.x1, bx1 * 64 + 63);
+    a.y1 = std::min(a.y1, by1 * 64 + 63);
+  }
+  a.empty = a.x0 > a.x1 || a.y0 > a.y1;
+  return a;
 }
 
 void RefRenderer::triangle(const Triangle& t) {
@@ -395,13 +420,16 @@ void RefRenderer::render(const Triangle& tri, const PixelBox& box, std::uint32_t
   }
 }
 
-// CLEAR load op: every pixel of every owned tile of the target gets the clear value.
+// CLEAR load op: every pixel of every owned tile of the target (of the coarse bin, in a
+// two-level pass) gets the clear value.
 void RefRenderer::clear_owned_tiles() {
   const bool cc = rp_.color_load == 1, cd = rp_.depth_load == 1;
   if (!cc && !cd) return;
   const unsigned l2 = st_.tile_log2();
-  for (std::uint32_t y = 0; y < rp_.height; ++y) {
-    for (std::uint32_t x = 0; x < rp_.width; ++x) {
+  const PixelBox a = area();  // two-level: the coarse bin's tiles only
+  if (a.empty) return;
+  for (std::uint32_t y = std::uint32_t(a.y0); y <= std::uint32_t(a.y1); ++y) {
+    for (std::uint32_t x = std::uint32_t(a.x0); x <= std::uint32_t(a.x1); ++x) {
       if (owner(st_, x >> l2, y >> l2) != st_.index) continue;
       const std::uint32_t off = (y * rp_.width + x) * 4;
       if (cc) mem_.write32(rp_.color_addr + off, rp_.clear_color);

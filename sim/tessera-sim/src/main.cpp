@@ -308,6 +308,32 @@ struct Totals {
   double wall = 0;
 };
 
+// The energy model's inputs from a frame's (or a run's) statistics (docs/tessera-sim.md "Energy").
+EnergyInputs energy_inputs(const FrameStats& st) {
+  EnergyInputs in;
+  if (st.dram_read_bytes) in.dram_bytes = static_cast<double>(*st.dram_read_bytes + *st.dram_write_bytes);
+  if (st.slc) in.slc_accesses = static_cast<double>(st.slc->reads + st.slc->writes);
+  if (!st.slices.empty()) {
+    // GMEM (the RB tile buffer, and the slices' GMEM of two-level binning): a depth read and a
+    // write per fragment, 16 pixels per tile line moved in or out of the tile buffer through
+    // memory, and per line a tile load or store moves through GMEM twice that (the GMEM line
+    // and the tile buffer's; a write-back's memory write is in line_writes already)
+    // (docs/tessera-sim.md "Energy").
+    // CCHE: every hit, miss, writeback and fill touches its data array once (one line).
+    double gmem = 0, busy = 0, cche = 0;
+    for (const SliceFrameStats& f : st.slices) {
+      cche += static_cast<double>(f.cche_hits + f.cche_misses + f.cche_writebacks + f.cche_fills);
+      gmem += 2.0 * static_cast<double>(f.fragments) + 16.0 * static_cast<double>(f.line_reads + f.line_writes) +
+              32.0 * static_cast<double>(f.gmem_reads + f.gmem_writes);
+      busy += static_cast<double>(f.busy_cycles);
+    }
+    in.gmem_accesses = gmem;
+    in.cche_accesses = cche;
+    in.active_slice_cycles = busy;
+  }
+  return in;
+}
+
 json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg, const std::string& reason, bool total,
                 uint32_t frames) {
   json j;
@@ -318,6 +344,20 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
   }
   j["binning_mode"] = st.binning_mode;
   j["policy_reason"] = reason.empty() ? json(nullptr) : json(reason);
+  if (st.two_level) {
+    auto opt = [](const std::optional<uint64_t>& v) { return v ? json(*v) : json(nullptr); };
+    const TwoLevelFrameStats& t = *st.two_level;
+    j["two_level"] = json{{"passes", t.passes},
+                          {"coarse_bins", t.coarse_bins},
+                          {"replays", t.replays},
+                          {"visibility_pass_cycles", t.visibility_pass_cycles},
+                          {"primitives_skipped", opt(t.primitives_skipped)},
+                          {"primitives_recorded", opt(t.primitives_recorded)},
+                          {"gmem_load_bytes", opt(t.gmem_load_bytes)},
+                          {"gmem_store_bytes", opt(t.gmem_store_bytes)}};
+  } else {
+    j["two_level"] = nullptr;
+  }
   j["cycles"] = st.cycles;
   j["wall_seconds"] = st.wall_seconds;
   j["sim_cycles_per_second"] = st.wall_seconds > 0 ? st.cycles / st.wall_seconds : 0.0;
@@ -402,6 +442,8 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                             {"lrz_rejected_blocks", f.lrz_rejected_blocks},
                             {"lrz_rejected_quads", f.lrz_rejected_quads},
                             {"quads_hidden", f.quads_hidden},
+                            {"gmem_line_reads", f.gmem_reads},
+                            {"gmem_line_writes", f.gmem_writes},
                             {"busy_cycles", f.busy_cycles},
                             {"cycles", slice_cycles_json(f)}});
     } else {
@@ -412,7 +454,8 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
       json x{{"slice", s}};
       for (const char* k : {"primitives", "bins", "bin_primitives", "quads", "fragments", "fragments_passed", "line_reads",
                             "line_writes", "texel_hits", "texel_misses", "cche_hits", "cche_misses", "cche_writebacks",
-                            "cche_fills", "lrz_rejected_blocks", "lrz_rejected_quads", "quads_hidden", "busy_cycles"})
+                            "cche_fills", "lrz_rejected_blocks", "lrz_rejected_quads", "quads_hidden", "gmem_line_reads",
+                            "gmem_line_writes", "busy_cycles"})
         x[k] = nullptr;
       x["cycles"] = c;
       slices.push_back(x);
@@ -456,23 +499,7 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
     }
     j["draws"] = draws;
   }
-  EnergyInputs in;
-  if (st.dram_read_bytes) in.dram_bytes = static_cast<double>(*st.dram_read_bytes + *st.dram_write_bytes);
-  if (st.slc) in.slc_accesses = static_cast<double>(st.slc->reads + st.slc->writes);
-  if (!st.slices.empty()) {
-    // GMEM (the RB tile buffer): a depth read and a write per fragment, 16 pixels per tile
-    // line moved in or out (docs/tessera-sim.md "Energy").
-    // CCHE: every hit, miss, writeback and fill touches its data array once (one line).
-    double gmem = 0, busy = 0, cche = 0;
-    for (const SliceFrameStats& f : st.slices) {
-      cche += static_cast<double>(f.cche_hits + f.cche_misses + f.cche_writebacks + f.cche_fills);
-      gmem += 2.0 * static_cast<double>(f.fragments) + 16.0 * static_cast<double>(f.line_reads + f.line_writes);
-      busy += static_cast<double>(f.busy_cycles);
-    }
-    in.gmem_accesses = gmem;
-    in.cche_accesses = cche;
-    in.active_slice_cycles = busy;
-  }
+  const EnergyInputs in = energy_inputs(st);
   const EnergyEstimate e = estimate_energy(ecfg, in);
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   // No measured term at all (the reference backend): the total is unknown, not 0 pJ.
@@ -484,6 +511,21 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
 
 void add(FrameStats& s, const FrameStats& f) {
   s.cycles += f.cycles;
+  if (f.two_level) {
+    TwoLevelFrameStats& t = s.two_level ? *s.two_level : s.two_level.emplace();
+    auto sum = [&](std::optional<uint64_t>& a, const std::optional<uint64_t>& b, bool first) {
+      a = first ? b : (a && b ? std::optional<uint64_t>(*a + *b) : std::nullopt);
+    };
+    const bool first = t.passes == 0 && t.replays == 0;
+    t.passes += f.two_level->passes;
+    t.coarse_bins += f.two_level->coarse_bins;
+    t.replays += f.two_level->replays;
+    t.visibility_pass_cycles += f.two_level->visibility_pass_cycles;
+    sum(t.primitives_skipped, f.two_level->primitives_skipped, first);
+    sum(t.primitives_recorded, f.two_level->primitives_recorded, first);
+    sum(t.gmem_load_bytes, f.two_level->gmem_load_bytes, first);
+    sum(t.gmem_store_bytes, f.two_level->gmem_store_bytes, first);
+  }
   s.wall_seconds += f.wall_seconds;
   if (f.dram_read_bytes) {
     s.dram_read_bytes = s.dram_read_bytes.value_or(0) + *f.dram_read_bytes;
@@ -551,6 +593,8 @@ void add(FrameStats& s, const FrameStats& f) {
     t.lrz_rejected_blocks += x.lrz_rejected_blocks;
     t.lrz_rejected_quads += x.lrz_rejected_quads;
     t.quads_hidden += x.quads_hidden;
+    t.gmem_reads += x.gmem_reads;
+    t.gmem_writes += x.gmem_writes;
     t.busy_cycles += x.busy_cycles;
     for (std::size_t a = 0; a < x.cycles.size(); ++a) t.cycles[a] += x.cycles[a];
   }
@@ -596,9 +640,6 @@ void check_rtl_target_widths(const Scene& sc, const std::string& scene_path) {
 int cmd_run(RunArgs a) {
   // ---- check everything before anything runs ----
   const std::string scene_path = a.scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : a.scene;
-  if (a.mode == "two-level")
-    throw UsageError("--mode two-level: two-level binning is not supported yet (the coarse binner and the firmware's "
-                     "render-pass replay arrive in a later issue); use --mode pbb");
   if (!a.sensor_trace.empty() && a.mode != "auto") throw UsageError("--sensor-trace is only used with --mode auto");
   if (a.mode == "auto" && a.sensor_trace.empty()) throw UsageError("--mode auto needs --sensor-trace TRACE.csv");
   if (!a.trace.empty() && a.backend != "rtl") throw UsageError("--trace: waveforms come from the RTL; use --backend rtl");
@@ -665,6 +706,7 @@ int cmd_run(RunArgs a) {
   const EnergyConfig ecfg = load_energy_config(a.energy);
 
   std::vector<std::string> reasons(sc.frames);
+  std::vector<bool> two_level(sc.frames, a.mode == "two-level");
   if (a.mode == "auto") {
     tessera::driver::BinningPolicy policy(tessera::driver::load_policy_config(a.policy));
     const auto samples = tessera::driver::load_trace_csv(a.sensor_trace);
@@ -673,10 +715,7 @@ int cmd_run(RunArgs a) {
     // Frame f is decided by sample f; past the end of the trace the last decision holds.
     for (uint32_t f = 0; f < sc.frames; ++f) {
       const auto& d = decisions[std::min<std::size_t>(f, decisions.size() - 1)];
-      if (d.two_level)
-        throw UsageError(fmt::format("--mode auto: at frame {} (t = {} s) the policy chooses two-level binning ({}), "
-                                     "which is not supported yet; use --mode pbb",
-                                     f, d.time_s, d.reason));
+      two_level[f] = d.two_level;
       reasons[f] = d.reason;
     }
   }
@@ -768,6 +807,7 @@ int cmd_run(RunArgs a) {
   std::size_t pipe_seen = 0;
   for (uint32_t f = 0; f < s.frames; ++f) {
     check_cancel();
+    runner.set_two_level(two_level[f], a.mode == "auto" ? reasons[f] : "--mode " + a.mode);
     FrameStats st = runner.run_frame(f);
     check_cancel();
     if (st.recording) {
@@ -1033,9 +1073,7 @@ int cmd_bench(const BenchArgs& b) {
   // ---- every value checked before anything runs ----
   const auto slices = parse_list<uint32_t>("--slices", b.slices, [](const std::string& x) { return one_of("--slices", x, {1, 2, 4}); });
   const auto modes = parse_list<std::string>("--mode", b.mode, [](const std::string& x) {
-    if (word_of("--mode", x, {"pbb", "two-level"}) == "two-level")
-      throw UsageError("--mode two-level: two-level binning is not supported yet (a later issue); use --mode pbb");
-    return x;
+    return word_of("--mode", x, {"pbb", "two-level"});
   });
   const auto bins = parse_list<uint32_t>("--bin-size", b.bin_size, [](const std::string& x) { return one_of("--bin-size", x, {16, 32, 64}); });
   const auto dists = parse_list<std::string>("--distribution", b.distribution, [](const std::string& x) {
@@ -1103,8 +1141,9 @@ int cmd_bench(const BenchArgs& b) {
   };
   std::printf("tessera-sim bench: scene '%s', %ux%u, %u frame(s), %zu triangles per frame, RTL GPU, %zu configuration(s)\n\n",
               s.name.c_str(), s.width, s.height, b.frames, ls.triangles(), points.size());
-  std::printf("%-44s %12s %8s %10s %11s %11s %8s %9s %13s %13s\n", "configuration", "cycles/frame", "speedup", "efficiency",
-              "DRAM rd/fr", "DRAM wr/fr", "SLC hit", "busy max", "sim cycles/s", "with FST");
+  const EnergyConfig ecfg = load_energy_config(kSourceDir + "/sim/tessera-sim/config/energy.yaml");
+  std::printf("%-44s %12s %8s %10s %11s %11s %11s %8s %9s %13s %13s\n", "configuration", "cycles/frame", "speedup",
+              "efficiency", "DRAM rd/fr", "DRAM wr/fr", "energy/fr", "SLC hit", "busy max", "sim cycles/s", "with FST");
   std::fflush(stdout);
   const fs::path tmp = stage.tmp("fst");
   json rows = json::array();
@@ -1135,6 +1174,7 @@ int cmd_bench(const BenchArgs& b) {
         rc.wave_file = (tmp / "bench.fst").string();
       }
       SceneRunner runner(ls, rc);
+      runner.set_two_level(p.mode == "two-level", "bench --mode " + p.mode);
       for (uint32_t f = 0; f < b.frames; ++f) {
         check_cancel();
         add(total, runner.run_frame(f));
@@ -1164,10 +1204,18 @@ int cmd_bench(const BenchArgs& b) {
     const double busy = t.cycles ? static_cast<double>(busy_max) / static_cast<double>(t.cycles) : 0.0;
     const double rd = static_cast<double>(t.dram_read_bytes.value_or(0)) / b.frames;
     const double wr = static_cast<double>(t.dram_write_bytes.value_or(0)) / b.frames;
-    std::printf("%-44s %12.0f %8s %10s %11s %11s %7.1f%% %8.0f%% %13s %13s\n", p.label().c_str(), cyc,
+    const EnergyEstimate en = estimate_energy(ecfg, energy_inputs(t));
+    const double uj = en.total_pj / 1e6 / b.frames;   // every term measured on the RTL
+    std::printf("%-44s %12.0f %8s %10s %11s %11s %8.1f uJ %7.1f%% %8.0f%% %13s %13s\n", p.label().c_str(), cyc,
                 has_base ? fmt::format("{:.2f}x", speedup).c_str() : "-",
-                has_base ? fmt::format("{:.0f}%", 100.0 * eff).c_str() : "-", si(rd).c_str(), si(wr).c_str(),
+                has_base ? fmt::format("{:.0f}%", 100.0 * eff).c_str() : "-", si(rd).c_str(), si(wr).c_str(), uj,
                 100.0 * hit, 100.0 * busy, si(rate).c_str(), b.fst ? si(rate_fst).c_str() : "-");
+    if (t.two_level)
+      std::printf("%-44s   two-level: %llu coarse bins, %llu replays; GMEM read %s, written %s per frame\n", "",
+                  static_cast<unsigned long long>(t.two_level->coarse_bins / b.frames),
+                  static_cast<unsigned long long>(t.two_level->replays / b.frames),
+                  si(static_cast<double>(t.two_level->gmem_load_bytes.value_or(0)) / b.frames).c_str(),
+                  si(static_cast<double>(t.two_level->gmem_store_bytes.value_or(0)) / b.frames).c_str());
     // Tessellation (issue 18): what the slices' HS throttle did, per frame.
     const double tpatch = t.tess ? static_cast<double>(t.tess->patches) / b.frames : 0.0;
     const double ttri = t.tess ? static_cast<double>(t.tess->triangles) / b.frames : 0.0;
@@ -1187,7 +1235,8 @@ int cmd_bench(const BenchArgs& b) {
     rows.push_back(json{{"slices", p.slices}, {"mode", p.mode}, {"bin_size", p.bin_size}, {"distribution", p.distribution},
                         {"subbatch", p.subbatch}, {"lrz", p.lrz}, {"seed", p.seed}, {"frames", b.frames},
                         {"cycles_per_frame", cyc}, {"speedup", opt(speedup)}, {"efficiency", opt(eff)},
-                        {"dram_read_bytes_per_frame", rd}, {"dram_write_bytes_per_frame", wr}, {"slc_hit_rate", hit},
+                        {"dram_read_bytes_per_frame", rd}, {"dram_write_bytes_per_frame", wr},
+                        {"energy_uj_per_frame", uj}, {"slc_hit_rate", hit},
                         {"busy_max", busy}, {"sim_cycles_per_second", rate},
                         {"sim_cycles_per_second_fst", b.fst ? json(rate_fst) : json(nullptr)},
                         {"throttle", p.throttle}, {"tess_patches_per_frame", tpatch},
@@ -1317,7 +1366,7 @@ int main(int argc, char** argv) {
   bench->add_option("--height", ba.height, "Screen height (default: the scene's)")->check(CLI::Range(16u, 2048u));
   bench->add_option("--out", ba.out, "Output folder")->capture_default_str();
   bench->add_option("--slices", ba.slices, "Slice counts (1, 2, 4)")->capture_default_str();
-  bench->add_option("--mode", ba.mode, "Binning modes (pbb)")->capture_default_str();
+  bench->add_option("--mode,--modes", ba.mode, "Binning modes (pbb, two-level)")->capture_default_str();
   bench->add_option("--bin-size", ba.bin_size, "Bin sizes (16, 32, 64)")->capture_default_str();
   bench->add_option("--distribution", ba.distribution, "PC_US distributions (round-robin, least-loaded)")->capture_default_str();
   bench->add_option("--subbatch", ba.subbatch, "Primitives per sub-batch (16..1024)")->capture_default_str();

@@ -71,6 +71,7 @@ void RefFrameRenderer::execute(const driver::PipeCommand& cmd, SparseMemory& mem
       width_ = rp.width;
       height_ = rp.height;
       pass_renderer_->renderpass_begin(rp);
+      vis_begin();
       break;
     }
     case TS_OP_DRAW:
@@ -79,6 +80,7 @@ void RefFrameRenderer::execute(const driver::PipeCommand& cmd, SparseMemory& mem
     case TS_OP_RENDERPASS_END:
       if (!pass_renderer_) break;  // the CP forwards an unmatched END; nothing is open
       pass_renderer_->renderpass_end();
+      vis_end(memory);
       quads_ += pass_renderer_->counters().quads;
       frags_ += pass_renderer_->counters().frags;
       pass_ += pass_renderer_->counters().pass;
@@ -126,13 +128,87 @@ void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
     return;
   }
   for (uint32_t k = 0; k + 2 < count; k += 3) {
+    const uint64_t prim = vis_.next_prim++;
+    if (vis_dropped(prim, mem)) continue;  // before vertex fetch: no index or vertex read
     raster::Triangle t;
     t.prim_id = k / 3;
     for (unsigned i = 0; i < 3; ++i) t.v[i] = vertex(k + i);
     if (culled(t, geom_, width_, height_)) continue;
+    vis_mark(prim, t);
     pass_renderer_->triangle(t);
     ++tris_;
   }
+}
+
+// ---- two-level binning (docs/two-level.md) --------------------------------------------------
+
+void RefFrameRenderer::vis_begin() {
+  auto reg = [&](uint32_t off, uint32_t reset) {
+    const auto it = regs_.find(TS_GEOM_BASE_ADDR + off);
+    return it == regs_.end() ? reset : it->second;
+  };
+  const uint32_t v = reg(TS_GEOM_VIS_OFFSET, TS_GEOM_VIS_RESET);
+  const uint32_t c = reg(TS_GEOM_COARSE_OFFSET, TS_GEOM_COARSE_RESET);
+  vis_ = Vis{};
+  vis_.mode = TS_GEOM_VIS_MODE_GET(v);
+  vis_.bin = TS_GEOM_VIS_BIN_GET(v);
+  vis_.base = reg(TS_GEOM_VIS_BASE_OFFSET, TS_GEOM_VIS_BASE_RESET) & TS_GEOM_VIS_BASE_ADDR_MASK;
+  vis_.stride = reg(TS_GEOM_VIS_STRIDE_OFFSET, TS_GEOM_VIS_STRIDE_RESET) & TS_GEOM_VIS_STRIDE_LINES_MASK;
+  vis_.w = std::max<uint32_t>(1, TS_GEOM_COARSE_W_GET(c));
+  vis_.h = std::max<uint32_t>(1, TS_GEOM_COARSE_H_GET(c));
+  vis_.nx = std::max<uint32_t>(1, TS_GEOM_COARSE_NX_GET(c));
+  vis_.ny = std::max<uint32_t>(1, TS_GEOM_COARSE_NY_GET(c));
+  if (vis_.mode == TS_VIS_MODE_WRITE) vis_.bits.assign(std::size_t{vis_.nx} * vis_.ny, {});
+}
+
+bool RefFrameRenderer::vis_dropped(uint64_t prim, SparseMemory& mem) {
+  if (vis_.mode != TS_VIS_MODE_TEST || prim >= vis_.capacity()) return false;  // beyond: visible
+  const uint32_t byte = mem.read8(vis_.base + vis_.bin * vis_.stride + static_cast<uint32_t>(prim / 8));
+  if ((byte >> (prim % 8)) & 1u) return false;
+  ++vis_skipped_;
+  return true;
+}
+
+void RefFrameRenderer::vis_mark(uint64_t prim, const raster::Triangle& t) {
+  if (vis_.mode != TS_VIS_MODE_WRITE || prim >= vis_.capacity()) return;
+  // TSEFE_S's box: the extreme vertices' pixels, clamped to the target (docs/geometry.md)
+  int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = INT64_MAX, y1 = INT64_MIN;
+  for (const raster::Vertex& v : t.v) {
+    const int64_t x = static_cast<int32_t>(v.x << 12) >> 12, y = static_cast<int32_t>(v.y << 12) >> 12;
+    x0 = std::min(x0, x >> 4);
+    x1 = std::max(x1, x >> 4);
+    y0 = std::min(y0, y >> 4);
+    y1 = std::max(y1, y >> 4);
+  }
+  auto cbin = [](int64_t px, uint32_t limit, uint32_t size, uint32_t n) {
+    const int64_t c = std::clamp<int64_t>(px, 0, int64_t{limit} - 1);
+    return std::min<uint32_t>(static_cast<uint32_t>(c >> 6) / size, n - 1);  // beyond the grid: the last
+  };
+  const uint32_t cx0 = cbin(x0, width_, vis_.w, vis_.nx), cx1 = cbin(x1, width_, vis_.w, vis_.nx);
+  const uint32_t cy0 = cbin(y0, height_, vis_.h, vis_.ny), cy1 = cbin(y1, height_, vis_.h, vis_.ny);
+  for (uint32_t cy = cy0; cy <= cy1; ++cy) {
+    for (uint32_t cx = cx0; cx <= cx1; ++cx) {
+      std::vector<uint8_t>& b = vis_.bits[cy * vis_.nx + cx];
+      if (b.size() <= prim / 8) b.resize(prim / 8 + 1, 0);
+      b[prim / 8] |= static_cast<uint8_t>(1u << (prim % 8));
+    }
+  }
+}
+
+// The end of a visibility pass: per coarse bin, every 64-byte line of its bitmap that holds
+// one of the pass's primitives is written whole (0 for primitives in no coarse bin).
+void RefFrameRenderer::vis_end(SparseMemory& mem) {
+  if (vis_.mode != TS_VIS_MODE_WRITE) return;
+  const uint64_t prims = std::min(vis_.next_prim, vis_.capacity());
+  vis_recorded_ += prims;
+  const uint64_t lines = (prims + 511) / 512;
+  for (uint32_t c = 0; c < vis_.bits.size(); ++c) {
+    std::vector<uint8_t> b = vis_.bits[c];
+    b.resize(lines * 64, 0);
+    for (uint64_t i = 0; i < lines * 64; ++i)
+      mem.write8(vis_.base + c * vis_.stride + static_cast<uint32_t>(i), b[i]);
+  }
+  vis_.mode = TS_VIS_MODE_OFF;
 }
 
 // A patch DRAW (docs/tessellation.md "Patch draws"): patch p's ncp control points are the
@@ -156,6 +232,8 @@ void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory
   }
   uint32_t prim = 0;
   for (uint32_t p = 0; p < count / ncp; ++p) {
+    const uint64_t vprim = vis_.next_prim++;  // a patch is one input primitive
+    if (vis_dropped(vprim, mem)) continue;
     std::array<uint32_t, TfRecord::kWords> w{};
     for (unsigned i = 0; i < TfRecord::kWords; ++i) w[i] = mem.read32(tf_addr + 16 * p + 4 * i);
     const TfRecord rec = TfRecord::unpack(w.data());
@@ -196,6 +274,7 @@ void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory
         t.v[i].v = s.v;
       }
       if (culled(t, geom_, width_, height_)) continue;
+      vis_mark(vprim, t);
       pass_renderer_->triangle(t);
       ++tris_;
     }

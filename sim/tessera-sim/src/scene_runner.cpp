@@ -165,7 +165,17 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
   kc.on_vdsid_released = [this](uint16_t v) { umd_->release_vdsid(v); };
   kmd_ = std::make_unique<Kmd>(*dev_, binning_, kc);
   kmd_->init();
-  umd_->set_vis_buffer(VisBuffer{kmd_->allocate(4096, 64), 4096});
+  // The visibility buffer of two-level passes (docs/two-level.md "Visibility buffer"): one bit
+  // per primitive and coarse bin, each coarse bin's bitmap whole 64-byte lines. Sized for the
+  // UMD's coarse grid and the scene's primitives, so no pass outgrows it (a primitive beyond
+  // it would count as visible everywhere: correct, only slower).
+  {
+    const UmdConfig& uc = umd_->config();
+    const uint64_t bins = std::max<uint64_t>(1, uint64_t{uc.two_level.coarse_x} * uc.two_level.coarse_y);
+    const uint64_t lines = std::max<uint64_t>(1, (scene_.triangles() + scene_.patches() + 511) / 512);
+    const uint32_t bytes = static_cast<uint32_t>(std::min<uint64_t>(bins * lines * 64, 64u << 20));
+    umd_->set_vis_buffer(VisBuffer{kmd_->allocate(bytes, 64), bytes});
+  }
 
   auto make_target = [&](const std::string& name, uint32_t w, uint32_t h) {
     Target t;
@@ -224,9 +234,12 @@ std::vector<driver::PipeCommand> SceneRunner::pipe_log() const {
   return {};
 }
 
+void SceneRunner::set_two_level(bool on, const std::string& reason) { binning_.set(on, reason); }
+
 FrameStats SceneRunner::run_frame(uint32_t frame) {
   FrameStats st;
   st.frame = frame;
+  st.binning_mode = binning_.two_level() ? "two-level" : "pbb";
   const auto t0 = std::chrono::steady_clock::now();
   // The tessellation counters are read outside the frame's cycles (before cyc0 here, after
   // every other counter at the end): their register reads clock the RTL GPU.
@@ -244,6 +257,8 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     slc0 = read_slc();
   }
   const std::size_t pipe0 = rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size();
+  const std::optional<uint64_t> skipped0 = renderer_ && !rtl_ ? renderer_->primitives_skipped() : std::nullopt;
+  const std::optional<uint64_t> recorded0 = renderer_ && !rtl_ ? renderer_->primitives_recorded() : std::nullopt;
   if (rtl_ && cfg_.record_slices) rtl_->sim().start_slice_recording();
 
   const FramePlan plan = plan_frame(scene_, frame);
@@ -444,6 +459,8 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       f.lrz_rejected_blocks = d(SliceStats::kLrzRejectedBlocks);
       f.lrz_rejected_quads = d(SliceStats::kLrzRejectedQuads);
       f.quads_hidden = d(SliceStats::kQuadsHidden);
+      f.gmem_reads = d(SliceStats::kGmemReads);
+      f.gmem_writes = d(SliceStats::kGmemWrites);
       for (std::size_t a = 0; a < kSliceActivities.size(); ++a) f.cycles[a] = d(SliceStats::kActivities[a].word);
       // The host's vertex and index uploads happen before the submission, with the GPU idle;
       // the frame's cycles leave them out, so its idle cycles do too.
@@ -462,21 +479,69 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       while (draw < st.draw_stats.size() && st.draw_stats[draw].indices == 0) ++draw;
       return draw < st.draw_stats.size() ? &st.draw_stats[draw++] : nullptr;
     };
+    // A two-level pass is several pipeline passes (docs/two-level.md "The passes"): the
+    // visibility pass and the coarse-bin replays, each a RENDERPASS_BEGIN .. END after the
+    // firmware's GEOM.VIS write; the scene pass ends with the END after which GEOM.VIS goes
+    // back to OFF. Its draws are timed in the visibility pass, their first execution.
+    bool two_level = false;    // GEOM.VIS is not OFF: the pass replays
+    uint32_t begins = 0;       // pipeline passes of the scene pass so far
+    uint64_t vis_begin = 0;
+    TwoLevelFrameStats tl;
+    auto close_pass = [&](uint64_t cycle) {
+      st.pass_stats[pass].end_cycle = cycle;
+      st.pass_stats[pass].pipe_commands = pass_cmds;
+      in_pass = false;
+      begins = 0;
+      ++pass;
+    };
     for (std::size_t i = pipe0; i < log.size(); ++i) {
       const driver::PipeCommand& c = log[i];
       if (in_pass) ++pass_cmds;
-      if (c.opcode == TS_OP_RENDERPASS_BEGIN && pass < st.pass_stats.size()) {
-        st.pass_stats[pass].begin_cycle = c.cycle;
-        in_pass = true;
-        pass_cmds = 1;
+      if (const driver::TwoLevelMark m = driver::two_level_mark(c); m.kind != driver::TwoLevelMark::Kind::None) {
+        using K = driver::TwoLevelMark::Kind;
+        if (m.kind == K::Grid) {
+          tl.coarse_bins += m.coarse_bins;
+          ++tl.passes;
+        } else {
+          if (m.kind == K::End && two_level && in_pass && pass < st.pass_stats.size())
+            close_pass(st.pass_stats[pass].end_cycle.value_or(c.cycle));
+          two_level = m.kind != K::End;
+          if (m.kind == K::Replay) ++tl.replays;
+        }
+      } else if (c.opcode == TS_OP_RENDERPASS_BEGIN && pass < st.pass_stats.size()) {
+        if (begins++ == 0) {
+          st.pass_stats[pass].begin_cycle = c.cycle;
+          in_pass = true;
+          pass_cmds = 1;
+          vis_begin = c.cycle;
+        }
       } else if (c.opcode == TS_OP_DRAW) {
-        if (DrawFrameStats* d = next_sent_draw()) d->issue_cycle = c.cycle;
-      } else if (c.opcode == TS_OP_RENDERPASS_END && pass < st.pass_stats.size()) {
-        st.pass_stats[pass].end_cycle = c.cycle;
-        st.pass_stats[pass].pipe_commands = pass_cmds;
-        in_pass = false;
-        ++pass;
+        if (begins <= 1)
+          if (DrawFrameStats* d = next_sent_draw()) d->issue_cycle = c.cycle;
+      } else if (c.opcode == TS_OP_RENDERPASS_END && pass < st.pass_stats.size() && in_pass) {
+        if (!two_level) {
+          close_pass(c.cycle);
+        } else {
+          st.pass_stats[pass].end_cycle = c.cycle;   // provisional: a replay may follow
+          if (begins == 1) tl.visibility_pass_cycles += c.cycle - vis_begin;
+        }
       }
+    }
+    if (binning_.two_level() || tl.passes != 0) {
+      if (rtl_) {
+        uint64_t rd = 0, wr = 0;
+        for (const SliceFrameStats& f : st.slices) {
+          rd += f.gmem_reads;
+          wr += f.gmem_writes;
+        }
+        tl.gmem_load_bytes = 64 * rd;
+        tl.gmem_store_bytes = 64 * wr;
+      }
+      if (skipped0 && recorded0) {
+        tl.primitives_skipped = *renderer_->primitives_skipped() - *skipped0;
+        tl.primitives_recorded = *renderer_->primitives_recorded() - *recorded0;
+      }
+      st.two_level = tl;
     }
     if (st.recording) {
       for (PassFrameStats& p : st.pass_stats) p.bins = p.bin_primitives = 0;

@@ -257,7 +257,6 @@ TEST(Cli, BadInputIsRejectedClearly) {
       {"huge target", "--width 100000 --height 100000", "", "--width: Value 100000 not in range"},
       {"huge target in the scene", s, "target: {width: 100000, height: 100000}\npasses: []\n",
        s + ":1:17: target.width: 100000 is outside 1..2048"},
-      {"two-level", "--mode two-level", "", "--mode two-level: two-level binning is not supported yet"},
       {"auto without trace", "--mode auto", "", "--mode auto needs --sensor-trace"},
       {"trace on ref", "--trace x.fst", "", "--trace: waveforms come from the RTL"},
       {"unknown throttle", "--throttle greedy", "", "--throttle: 'greedy' is not one of off, source, cap:N"},
@@ -876,7 +875,7 @@ TEST(Workbench, BenchRefusesAnInvalidSweepValueBeforeRunning) {
            {"--subbatch 8", "--subbatch: 8 is outside 16..1024"},
            {"--seed 1,x", "--seed '1,x': 'x' is not a number"},
            {"--slices 1,,2", "an empty value"},
-           {"--mode pbb,two-level", "--mode two-level"},
+           {"--mode pbb,three-level", "--mode: 'three-level' is not one of pbb, two-level"},
            {"--throttle off,source,cap:99", "--throttle: 'cap:99': the cap must be"},
            {"--throttle off,lazy", "--throttle: 'lazy' is not one of off, source, cap:N"}}) {
     const Out r = tessera_sim(fmt::format("bench {} --out {}", args, (d / "o").string()), d);

@@ -52,6 +52,9 @@ struct BinningInfo {
   BinOrder order = BinOrder::Raster;
   uint8_t coarse_x = 0;
   uint8_t coarse_y = 0;
+  // Two-level: the visibility pass also renders the first coarse bin of the order (the
+  // source's option), which is then not replayed.
+  bool vis_first = false;
   bool operator==(const BinningInfo&) const = default;
 };
 

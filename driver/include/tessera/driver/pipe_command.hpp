@@ -32,4 +32,14 @@ struct PipeCommand {
 // "q0 dsid3 DRAW [00000000 ...]" for diagnostics.
 std::string format_pipe_command(const PipeCommand& c);
 
+// What a pipeline command says about two-level binning (docs/two-level.md "The passes"): the
+// CP's register writes that start a two-level render pass (its coarse grid) and each of its
+// passes (the visibility pass, a coarse-bin replay), and the one that ends it. For readers of
+// a pipe log that must not decode registers themselves (tessera-sim's statistics).
+struct TwoLevelMark {
+  enum class Kind { None, Grid, VisibilityPass, Replay, End } kind = Kind::None;
+  uint32_t coarse_bins = 0;  // Grid: the grid's bins
+};
+TwoLevelMark two_level_mark(const PipeCommand& c);
+
 }  // namespace tessera::driver

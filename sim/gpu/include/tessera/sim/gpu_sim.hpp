@@ -68,6 +68,8 @@ struct SliceStats {
     kLrzRejectedBlocks = Layout::Pos::lrz_rejected_blocks.lsb / 32,
     kLrzRejectedQuads = Layout::Pos::lrz_rejected_quads.lsb / 32,
     kQuadsHidden = Layout::Pos::quads_hidden.lsb / 32,
+    kGmemReads = Layout::Pos::gmem_reads.lsb / 32,
+    kGmemWrites = Layout::Pos::gmem_writes.lsb / 32,
   };
   // The eight activity counters: exactly one advances per cycle (tessera_raster_pkg::act_e),
   // so they add up to the cycles elapsed. In the order of act_e.

@@ -139,6 +139,17 @@ class RefDevice final : public driver::Device {
     uint64_t pos = 0;   // IB: dword index; ring: absolute dwords consumed (index = pos & mask)
     uint32_t dsid = 0;  // DSID_SET state of this command buffer
   };
+  // The coarse grid of a two-level render pass, in 64-pixel blocks (docs/two-level.md).
+  struct CoarseGrid {
+    uint32_t bx = 1, by = 1;  // the target
+    uint32_t w = 1, h = 1;    // a coarse bin
+    uint32_t nx = 1, ny = 1;  // coarse bins
+    bool serpentine = false;
+    static CoarseGrid of(const driver::BinningInfo& bin, uint32_t width, uint32_t height);
+    uint32_t bins() const { return nx * ny; }
+    // The k-th coarse bin of the order: its index cy * nx + cx, and its RASTER.COARSE.
+    uint32_t bin_at(uint32_t k, uint32_t& rect) const;
+  };
   struct RenderPass {
     bool active = false;
     unsigned level = 0;
@@ -148,6 +159,8 @@ class RefDevice final : public driver::Device {
     uint64_t end_pos = 0;    // position of the matching RENDERPASS_END header
     uint32_t passes = 1;
     uint32_t pass = 0;
+    bool two_level = false;
+    CoarseGrid grid;
   };
   enum class Wait { None, Barrier, Fence, Delete };
   struct Inflight {  // the packet a queue is blocked in
@@ -165,6 +178,7 @@ class RefDevice final : public driver::Device {
     std::vector<Level> levels;  // [0] ring, then IB1, IB2
     RenderPass rp;
     driver::BinningInfo bin;
+    uint32_t vis_addr = 0, vis_size = 0;  // BIND_VIS_BUFFER
     driver::Dwords rp_begin;  // payload of the last RENDERPASS_BEGIN: the targets RENDERPASS_END stores
     Wait wait = Wait::None;
     Inflight inflight;
@@ -189,6 +203,8 @@ class RefDevice final : public driver::Device {
   uint32_t read_stream(const Queue& q, unsigned level, uint64_t pos) const;
   uint32_t stream_addr(const Queue& q, unsigned level, uint64_t pos) const;
   void pipe(unsigned q, uint32_t opcode, std::vector<uint32_t> args);
+  void set_pipe_reg(unsigned q, uint32_t addr, uint32_t value);  // an in-band register write the CP makes
+  void start_pass(unsigned q);
   void tag_lines(uint32_t addr, uint64_t bytes, uint8_t dsid);  // dsid 0 clears the tags
   void tag_render_pass_stores(const driver::Dwords& begin_payload);
   void poison_dsid(uint8_t dsid);

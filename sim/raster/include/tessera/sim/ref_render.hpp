@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tessera/sim/sparse_memory.hpp"
+#include "tessera_spec.h"
 
 namespace tessera::sim::raster {
 
@@ -53,6 +54,7 @@ struct RasterState {
   std::uint32_t bin_size = 1;              // ts bin_size: 0 16x16, 1 32x32, 2 64x64
   std::uint32_t num = 1, index = 0, skew = 1;
   std::uint32_t lrz_enable = 1;
+  std::uint32_t coarse = TS_RASTER_COARSE_RESET;  // two-level: the coarse bin a pass renders
   unsigned tile_log2() const { return 4 + (bin_size >= 2 ? 2 : bin_size); }
   unsigned slices() const { return (num >= 2 && num <= 8) ? num : 1; }
 };
@@ -115,6 +117,8 @@ class RefRenderer {
     std::int32_t x0 = 0, y0 = 0, x1 = -1, y1 = -1;
   };
   PixelBox pixel_box(const Triangle& t) const;
+  // The pixels this pass renders and clears: the target, or its part inside RASTER.COARSE.
+  PixelBox area() const;
   void close_batch();
   void render(const Triangle& t, const PixelBox& box, std::uint32_t tx, std::uint32_t ty);
   void clear_owned_tiles();

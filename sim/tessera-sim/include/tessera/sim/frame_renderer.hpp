@@ -57,6 +57,11 @@ class FrameRenderer : public PipelineModel {
   // The tessellation counters summed over everything rendered so far (as the GEOM TESS_*
   // registers count them), if the renderer models tessellation.
   virtual std::optional<driver::TessCounters> tess_counters() const { return std::nullopt; }
+  // Two-level binning (docs/two-level.md), summed over everything rendered so far: input
+  // primitives dropped before vertex fetch in coarse-bin replays, and recorded by visibility
+  // passes, if the renderer models the visibility buffer.
+  virtual std::optional<uint64_t> primitives_skipped() const { return std::nullopt; }
+  virtual std::optional<uint64_t> primitives_recorded() const { return std::nullopt; }
 };
 
 }  // namespace tessera::sim

@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "tessera/driver/pipeline_state.hpp"
 #include "tessera/sim/frame_renderer.hpp"
@@ -34,6 +35,7 @@ namespace tessera::sim {
 namespace raster {
 class RefRenderer;
 struct Vertex;
+struct Triangle;
 }
 
 class RefFrameRenderer final : public FrameRenderer {
@@ -52,12 +54,34 @@ class RefFrameRenderer final : public FrameRenderer {
   // Patches of patch DRAWs (including culled and isoline ones), triangles the tessellator made
   // (before culling), isoline segments: what the GEOM TESS_* registers count on the RTL.
   std::optional<driver::TessCounters> tess_counters() const override { return tess_; }
+  // Two-level binning: primitives dropped before vertex fetch in coarse-bin replays (GEOM.VIS
+  // TEST), and primitives recorded by visibility passes (WRITE).
+  std::optional<uint64_t> primitives_skipped() const override { return vis_skipped_; }
+  std::optional<uint64_t> primitives_recorded() const override { return vis_recorded_; }
 
  private:
   void draw(const driver::PipeCommand& cmd, SparseMemory& memory);
   void draw_patches(const driver::PipeCommand& cmd, SparseMemory& memory, uint32_t topology, uint32_t count,
                     const std::function<raster::Vertex(uint32_t)>& vertex);
 
+  // The visibility buffer (docs/two-level.md "Visibility buffer"): the pass's GEOM.VIS
+  // registers, the primitive number of the pass's next input primitive, and in a visibility
+  // pass the coarse bins recorded so far (one bitmap per coarse bin).
+  struct Vis {
+    uint32_t mode = 0, bin = 0, base = 0, stride = 0;
+    uint32_t w = 1, h = 1, nx = 1, ny = 1;
+    uint64_t next_prim = 0;
+    std::vector<std::vector<uint8_t>> bits;
+    uint64_t capacity() const { return uint64_t{stride} * 8; }
+  };
+  void vis_begin();
+  void vis_end(SparseMemory& memory);
+  bool vis_dropped(uint64_t prim, SparseMemory& memory);  // TEST: not in the coarse bin
+  // WRITE: the coarse bins of a surviving triangle's TSEFE_S bounding box, recorded for prim
+  void vis_mark(uint64_t prim, const raster::Triangle& t);
+
+  Vis vis_;
+  uint64_t vis_skipped_ = 0, vis_recorded_ = 0;
   std::map<uint32_t, uint32_t> regs_;  // host-port address -> last value SET_REGS wrote
   driver::GeomStateReader geom_;       // the GEOM draw state those writes set
   std::unique_ptr<raster::RefRenderer> pass_renderer_;  // the open render pass, if any

@@ -87,6 +87,7 @@ struct SliceFrameStats {
   uint64_t cche_hits = 0, cche_misses = 0, cche_writebacks = 0, cche_fills = 0;
   uint64_t lrz_rejected_blocks = 0, lrz_rejected_quads = 0;   // docs/raster.md "LRZ"
   uint64_t quads_hidden = 0;    // quads that reached the RB and passed no pixel
+  uint64_t gmem_reads = 0, gmem_writes = 0;   // GMEM lines read, written (two-level binning)
   uint64_t busy_cycles = 0;     // doing work: clear + load + setup + raster + store
   std::array<uint64_t, kSliceActivities.size()> cycles{};  // per kSliceActivities entry
 };
@@ -109,6 +110,20 @@ struct PassFrameStats {
   std::optional<uint64_t> begin_cycle, end_cycle;   // acceptance of RENDERPASS_BEGIN / END
   // With RunConfig::record_slices (rtl): the pass's bin visits and their primitives, all slices.
   std::optional<uint64_t> bins, bin_primitives;
+};
+
+// Two-level binning in a frame (docs/two-level.md; stats.json "two_level").
+struct TwoLevelFrameStats {
+  uint64_t passes = 0;                  // render passes run two-level
+  uint64_t coarse_bins = 0;             // their coarse bins (grid nx x ny, summed)
+  uint64_t replays = 0;                 // coarse-bin replays of their bodies
+  uint64_t visibility_pass_cycles = 0;  // RENDERPASS_BEGIN to END of the visibility passes
+  // Input primitives dropped before vertex fetch in replays, and recorded by visibility
+  // passes: the reference pipeline counts them; the RTL's counters are not built yet.
+  std::optional<uint64_t> primitives_skipped, primitives_recorded;
+  // GMEM traffic of the slices (rtl): bytes read from GMEM (tile loads it served, write-backs)
+  // and written into it (tile stores).
+  std::optional<uint64_t> gmem_load_bytes, gmem_store_bytes;
 };
 
 using driver::SlcCounters;
@@ -137,6 +152,7 @@ struct FrameStats {
   uint64_t upload_bytes = 0, upload_cycles = 0;
   double upload_seconds = 0;
   std::string binning_mode = "pbb";
+  std::optional<TwoLevelFrameStats> two_level;   // frames with two-level passes
   std::vector<SliceFrameStats> slices;  // rtl only: one per slice
   std::vector<PassFrameStats> pass_stats;   // per render pass, both backends
   std::vector<DrawFrameStats> draw_stats;   // per draw of the scene, both backends
@@ -153,6 +169,10 @@ class SceneRunner {
   SceneRunner(const SceneRunner&) = delete;
   SceneRunner& operator=(const SceneRunner&) = delete;
 
+  // The binning mode of the frames run from now on (the KMD's and UMD's BinningState, which
+  // the policy sets in a real driver): command buffers are written, or patched before
+  // submission, for two-level binning when on (docs/two-level.md).
+  void set_two_level(bool on, const std::string& reason);
   FrameStats run_frame(uint32_t frame);
   // The scene's set-up uploads (textures, zero-filled targets) in the constructor.
   uint64_t setup_upload_bytes() const { return setup_upload_bytes_; }
