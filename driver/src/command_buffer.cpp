@@ -68,6 +68,38 @@ void CommandBuffer::check_group(const ResourceGroup& g, const char* what) const 
 
 // ---- render passes ---------------------------------------------------------------------------
 
+// GMEM sizing (docs/two-level.md): the finest grid at or beyond the request whose coarse bin's
+// tiles fit a slice's GMEM. A coarse bin of w x h 64-pixel blocks holds (w*64/T) x (h*64/T)
+// tiles of T pixels, of which a slice owns at most ceil(columns / N) per row (ownership
+// (tx + ty*skew) mod N gives every N-th tile of a row to a slice); a slice's GMEM holds
+// min(32, lines / (32 T^2/256)) tiles (colour and depth, 16 pixels per line). The grid is made
+// finer along its coarser axis until the bin fits; nullopt if even one block does not fit.
+namespace {
+std::optional<BinningInfo> fit_coarse_grid(BinningInfo b, uint32_t width, uint32_t height, uint32_t slices,
+                                           uint32_t gmem_lines) {
+  const uint32_t tile = 16u << static_cast<unsigned>(b.fine_size);
+  const uint32_t per_block = 64 / tile;
+  const uint32_t lines_per_tile = 2 * tile * tile / 16;
+  const uint32_t slots = std::min<uint32_t>(32, gmem_lines / lines_per_tile);
+  const uint32_t n = std::max<uint32_t>(1, slices);
+  const uint32_t bx = (width + 63) / 64, by = (height + 63) / 64;
+  const uint32_t cx0 = std::clamp<uint32_t>(b.coarse_x, 1, bx), cy0 = std::clamp<uint32_t>(b.coarse_y, 1, by);
+  uint32_t cx = cx0, cy = cy0;
+  for (;;) {
+    const uint32_t w = (bx + cx - 1) / cx, h = (by + cy - 1) / cy;
+    const uint32_t cols = w * per_block, rows = h * per_block;
+    if (rows * ((cols + n - 1) / n) <= slots) break;
+    if (cx == bx && cy == by) return std::nullopt;
+    if ((w >= h && cx < bx) || cy == by) ++cx;
+    else ++cy;
+  }
+  // an axis the fit did not refine keeps the request (the CP clamps it to the blocks)
+  if (cx != cx0) b.coarse_x = static_cast<uint8_t>(cx);
+  if (cy != cy0) b.coarse_y = static_cast<uint8_t>(cy);
+  return b;
+}
+}  // namespace
+
 void CommandBuffer::begin_render_pass(const RenderPassDesc& desc) {
   require_recording("begin_render_pass");
   const std::string name = desc.name.empty() ? fmt::format("rp{}", workloads_.size()) : desc.name;
@@ -91,12 +123,24 @@ void CommandBuffer::begin_render_pass(const RenderPassDesc& desc) {
   }
   const UmdConfig& cfg = umd_->config();
   const bool patchable = !desc.single_level_only;
-  const BinningInfo two = desc.two_level.value_or(cfg.two_level);
+  BinningInfo two = desc.two_level.value_or(cfg.two_level);
+  if (pass_bin_size_) two.fine_size = *pass_bin_size_;   // the pass's own bin size (its state)
+  if (patchable && two.mode == BinMode::TwoLevel && two.coarse_x != 0 && two.coarse_y != 0) {
+    const std::optional<BinningInfo> fit = fit_coarse_grid(two, desc.width, desc.height, cfg.slices, cfg.gmem_lines);
+    if (!fit)
+      throw bad(fmt::format("no two-level coarse grid of {}x{} fits {} slice(s) with {} GMEM lines each at {}-pixel "
+                            "bins (one 64x64 block is already too large): use a smaller bin size or mark the pass "
+                            "single_level_only",
+                            desc.width, desc.height, cfg.slices, cfg.gmem_lines, 16u << static_cast<unsigned>(two.fine_size)));
+    two = *fit;
+  }
   const BinningInfo pbb{BinMode::Pbb, cfg.pbb_fine_size, BinOrder::Raster, 0, 0};
   const VisBuffer vis = desc.vis_buffer.value_or(cfg.vis_buffer);
   if (patchable) {
-    if (two.mode != BinMode::TwoLevel || two.coarse_x == 0 || two.coarse_y == 0)
-      throw bad("its two-level binning information needs mode TWO_LEVEL and at least 1 x 1 coarse bins");
+    if (two.mode != BinMode::TwoLevel || two.coarse_x == 0 || two.coarse_y == 0 || two.coarse_x > 32 ||
+        two.coarse_y > 32)
+      throw bad(fmt::format("its two-level binning information needs mode TWO_LEVEL and 1..32 x 1..32 coarse bins, "
+                            "not {} x {}", two.coarse_x, two.coarse_y));
     if (vis.size == 0 || vis.addr % 64 != 0)
       throw bad(fmt::format("it may run two-level but its visibility buffer ({} bytes at 0x{:08x}) is empty or not "
                             "64-byte aligned: set UmdConfig::vis_buffer or RenderPassDesc::vis_buffer, or mark it "
@@ -242,9 +286,12 @@ void CommandBuffer::begin_render_pass(const RenderPassDesc& desc, const Pipeline
   const std::size_t dwords0 = dwords_.size(), workloads0 = workloads_.size(), relocations0 = relocations_.size();
   append(bin_pkt);
   try {
+    pass_bin_size_ = state.bin_size;
     begin_render_pass(desc);
+    pass_bin_size_.reset();
     check_room(state_pkts.size(), "pipeline state");
   } catch (...) {
+    pass_bin_size_.reset();
     if (workloads_.size() > workloads0) open_rp_.reset();
     workloads_.resize(workloads0);
     relocations_.resize(relocations0);

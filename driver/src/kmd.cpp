@@ -73,6 +73,7 @@ const char* error_name(uint32_t code) {
     case TS_CP_ERROR_BAD_LENGTH: return "BAD_LENGTH";
     case TS_CP_ERROR_BAD_ADDRESS: return "BAD_ADDRESS";
     case TS_CP_ERROR_IB_OVERFLOW: return "IB_OVERFLOW";
+    case TS_CP_ERROR_BAD_STATE: return "BAD_STATE";
     default: return "UNKNOWN";
   }
 }

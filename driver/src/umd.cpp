@@ -74,8 +74,11 @@ Umd::Umd(BinningState& state, UmdConfig cfg) : state_(state), cfg_(std::move(cfg
     throw DriverError(fmt::format("max_command_buffer_dwords {} outside 1..{} (INDIRECT_BUFFER.size is {} bits)",
                                   cfg_.max_command_buffer_dwords, TS_PKT_INDIRECT_BUFFER_SIZE_MASK,
                                   TS_PKT_INDIRECT_BUFFER_SIZE_WIDTH));
-  if (cfg_.two_level.mode != BinMode::TwoLevel || cfg_.two_level.coarse_x == 0 || cfg_.two_level.coarse_y == 0)
-    throw DriverError("UmdConfig::two_level must be a TWO_LEVEL binning with at least 1 x 1 coarse bins");
+  if (cfg_.two_level.mode != BinMode::TwoLevel || cfg_.two_level.coarse_x == 0 || cfg_.two_level.coarse_y == 0 ||
+      cfg_.two_level.coarse_x > 32 || cfg_.two_level.coarse_y > 32)
+    throw DriverError(fmt::format("UmdConfig::two_level must be a TWO_LEVEL binning with 1..32 x 1..32 coarse bins "
+                                  "(the CP refuses others, docs/two-level.md); it has {} x {}",
+                                  cfg_.two_level.coarse_x, cfg_.two_level.coarse_y));
   if (!cfg_.warn) cfg_.warn = default_warning_sink();
 }
 

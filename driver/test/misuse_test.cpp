@@ -264,3 +264,35 @@ TEST(Misuse, KmdArgumentsOutOfRangeAreDriverErrors) {
   // Nothing was disturbed: the buffer still runs.
   r.kmd->wait(r.kmd->submit(cb, 1));
 }
+
+// GMEM sizing (docs/two-level.md "GMEM sizing"; issue 17 item 4). Catches: a two-level grid
+// whose coarse bin holds more tiles per slice than the slices' GMEM (the bin would overflow it
+// and fall back to memory) being written as requested, a grid refined on an axis that did not
+// need it, and a GMEM too small for one 64x64 block accepted rather than refused by name.
+TEST(Misuse, TwoLevelGridFitsTheSlicesGmem) {
+  Rig r;
+  r.state.set(true, "test");
+  CommandBuffer cb = r.umd->create_command_buffer("gmem");
+  RenderPassDesc d = pass(r);
+  d.width = 640;   // 10 x 8 blocks; the default 8 x 4 request gives 2 x 2-block coarse bins:
+  d.height = 480;  // 16 tiles of 32x32 on one slice, 8 fit 1024 lines; 10 x 4 gives 8
+  cb.begin_render_pass(d);
+  cb.end_render_pass();
+  Packet mode;
+  for (const Packet& p : decode_packets(cb.dwords()))
+    if (p.offset == cb.workloads()[0].patches[0].offset) mode = p;
+  ASSERT_EQ(mode.opcode, static_cast<uint32_t>(TS_OP_SET_BIN_MODE));
+  EXPECT_EQ(TS_PKT_SET_BIN_MODE_COARSE_X_GET(mode.payload[TS_PKT_SET_BIN_MODE_COARSE_X_DW]), 10u);
+  EXPECT_EQ(TS_PKT_SET_BIN_MODE_COARSE_Y_GET(mode.payload[TS_PKT_SET_BIN_MODE_COARSE_Y_DW]), 4u);
+
+  // A GMEM of 256 lines holds no 64x64 tile (512 lines of colour and depth): refused by name.
+  BinningState state;
+  state.set(true, "test");
+  UmdConfig cfg;
+  cfg.vis_buffer = r.vis;
+  cfg.gmem_lines = 256;
+  cfg.two_level.fine_size = BinSize::Px64;
+  Umd small(state, cfg);
+  CommandBuffer cb2 = small.create_command_buffer("small gmem");
+  expect_rejected(cb2, [&] { cb2.begin_render_pass(d); }, "no two-level coarse grid of 640x480 fits 1 slice(s) with 256 GMEM lines");
+}

@@ -21,13 +21,26 @@
  * that is still to be replayed (cp_stream_commit). */
 #include "cp_fw_internal.h"
 
+/* The largest coarse grid: 32 x 32, one coarse bin per 64-pixel block of a 2048x2048 target. */
+#define CP_COARSE_MAX 32u
+
 /* RASTER.COARSE of an empty rectangle (x0 > x1): the slices render nothing. */
 #define CP_RECT_EMPTY                                                                              \
   (TS_RASTER_COARSE_X0_PUT(1) | TS_RASTER_COARSE_Y0_PUT(1) | TS_RASTER_COARSE_X1_PUT(0) |       \
    TS_RASTER_COARSE_Y1_PUT(0) | TS_RASTER_COARSE_ENABLE_PUT(1))
 
+/* Binning state belongs between render passes: inside one it would change under a body that is
+ * still to be replayed. */
 void cp_exec_set_bin_mode(cp_queue_t *st, const uint32_t *pl)
 {
+  const uint32_t mode = TS_PKT_SET_BIN_MODE_MODE_GET(pl[TS_PKT_SET_BIN_MODE_MODE_DW]);
+  const uint32_t cx = TS_PKT_SET_BIN_MODE_COARSE_X_GET(pl[TS_PKT_SET_BIN_MODE_COARSE_X_DW]);
+  const uint32_t cy = TS_PKT_SET_BIN_MODE_COARSE_Y_GET(pl[TS_PKT_SET_BIN_MODE_COARSE_Y_DW]);
+  if (st->rp_active || mode > TS_BIN_MODE_TWO_LEVEL ||
+      (mode == TS_BIN_MODE_TWO_LEVEL && (cx - 1u > CP_COARSE_MAX - 1u || cy - 1u > CP_COARSE_MAX - 1u))) {
+    cp_report_error(st, TS_CP_ERROR_BAD_STATE);
+    return;
+  }
   st->bin_mode = pl[TS_PKT_SET_BIN_MODE_MODE_DW];
   st->bin_grid = pl[TS_PKT_SET_BIN_MODE_COARSE_X_DW];
   cp_pipe_push(st, TS_OP_SET_BIN_MODE, TS_PKT_SET_BIN_MODE_LEN, pl);
@@ -37,6 +50,10 @@ void cp_exec_bind_vis_buffer(cp_queue_t *st, const uint32_t *pl)
 {
   const uint32_t addr = TS_PKT_BIND_VIS_BUFFER_ADDR_GET(pl[TS_PKT_BIND_VIS_BUFFER_ADDR_DW]);
   const uint32_t size = TS_PKT_BIND_VIS_BUFFER_SIZE_GET(pl[TS_PKT_BIND_VIS_BUFFER_SIZE_DW]);
+  if (st->rp_active) {
+    cp_report_error(st, TS_CP_ERROR_BAD_STATE);
+    return;
+  }
   if (!cp_mem_ok(addr, 64, size)) {
     cp_report_error(st, TS_CP_ERROR_BAD_ADDRESS);
     return;
@@ -188,6 +205,23 @@ void cp_renderpass_begin(cp_queue_t *st, const uint32_t *pl)
     start_pass(st);
   else
     cp_pipe_push(st, TS_OP_RENDERPASS_BEGIN, TS_PKT_RENDERPASS_BEGIN_LEN, pl);
+}
+
+int cp_rp_packet_in_body(const cp_queue_t *st)
+{
+  if (st->pkt_level != st->rp_level)
+    return 1; /* deeper: an IB the body calls */
+  const uint32_t len = 1u + TS_PKT_HDR_LENGTH_GET(st->hdr);
+  const int end = TS_PKT_HDR_OPCODE_GET(st->hdr) == TS_OP_RENDERPASS_END;
+  uint32_t off, body;
+  if (st->pkt_level == 0) {
+    off = (st->pkt_pos - st->rp_body_pos) & st->mask;
+    body = (st->rp_end_pos - st->rp_body_pos) & st->mask;
+  } else {
+    off = (st->pkt_pos - st->rp_body_pos) / 4u;
+    body = (st->rp_end_pos - st->rp_body_pos) / 4u;
+  }
+  return end ? off == body : (off < body && len <= body - off);
 }
 
 void cp_renderpass_end(cp_queue_t *st)

@@ -405,6 +405,11 @@ CP_INLINE void exec_packet(cp_queue_t *st)
   const uint32_t len = TS_PKT_HDR_LENGTH_GET(hdr);
   uint32_t err = 0;
 
+  if (__builtin_expect(st->rp_active, 0) && !cp_rp_packet_in_body(st)) {
+    cp_report_error(st, TS_CP_ERROR_BAD_LENGTH); /* body_size does not lead to RENDERPASS_END */
+    return;
+  }
+
   if (op == TS_OP_NOP) {
     if (len != 0)
       cp_stream_skip(st, len);

@@ -337,6 +337,10 @@ void cp_exec_set_bin_mode(cp_queue_t *st, const uint32_t *pl);
 void cp_exec_bind_vis_buffer(cp_queue_t *st, const uint32_t *pl);
 void cp_renderpass_begin(cp_queue_t *st, const uint32_t *pl);
 void cp_renderpass_end(cp_queue_t *st);
+/* Inside an open render pass: the packet st->hdr at st->pkt_pos lies inside the body (or is
+ * its RENDERPASS_END, exactly at the end). Otherwise body_size was wrong: a ring pass would
+ * hold RPTR forever, so it is reported (BAD_LENGTH) where it is found. */
+int cp_rp_packet_in_body(const cp_queue_t *st);
 
 /* ---- pipeline commands ------------------------------------------------------------------- */
 

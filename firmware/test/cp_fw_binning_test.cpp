@@ -184,9 +184,11 @@ TEST_F(CpFwBinning, PbbPassRunsOnce)
 }
 
 // Catches: a body_size that does not lead to RENDERPASS_END going unnoticed (a replay would
-// rewind to the wrong place), nested passes, a body running past its IB, and a visibility
-// buffer with less than one line per coarse bin; each is reported where it is, and the queue
-// halts with nothing replayed.
+// rewind to the wrong place; in the ring RPTR would stay held and the host could never write
+// the rest: found by fuzz_cp_fw), a packet reaching past the body, nested passes, a body running past its IB, binning state changed
+// inside a pass (its body replays), a coarse grid out of range, an unknown mode, and a missing
+// visibility buffer or one with less than one line per coarse bin; each is reported where it
+// is, and the queue halts with nothing replayed.
 TEST_F(CpFwBinning, MalformedPassesAreReported)
 {
   struct Case {
@@ -198,10 +200,24 @@ TEST_F(CpFwBinning, MalformedPassesAreReported)
   const std::vector<Case> cases = {
       {"END not where body_size says", cat({begin(12, 64, 64), draw(3), rp_end(), nop(5)}),
        TS_CP_ERROR_BAD_LENGTH, TS_OP_RENDERPASS_END, 9 + 6},
+      {"a packet across the body's end", cat({begin(3, 64, 64), draw(3), rp_end()}), TS_CP_ERROR_BAD_LENGTH,
+       TS_OP_DRAW, 9},
       {"nested BEGIN", cat({begin(11, 64, 64), begin(1, 64, 64), nop(0), rp_end(), rp_end()}),
        TS_CP_ERROR_BAD_LENGTH, TS_OP_RENDERPASS_BEGIN, 9},
       {"body past the IB", cat({begin(40, 64, 64), draw(3), rp_end()}), TS_CP_ERROR_IB_OVERFLOW,
        TS_OP_RENDERPASS_BEGIN, 0},
+      {"SET_BIN_MODE inside a pass", cat({begin(3, 64, 64), two, rp_end()}), TS_CP_ERROR_BAD_STATE,
+       TS_OP_SET_BIN_MODE, 9},
+      {"BIND_VIS_BUFFER inside a pass", cat({begin(3, 64, 64), vis_buffer(kVis, 0x1000), rp_end()}),
+       TS_CP_ERROR_BAD_STATE, TS_OP_BIND_VIS_BUFFER, 9},
+      {"coarse grid 33 x 1", cat({mode(TS_BIN_MODE_TWO_LEVEL, 33, 1, TS_BIN_ORDER_RASTER, 0)}),
+       TS_CP_ERROR_BAD_STATE, TS_OP_SET_BIN_MODE, 0},
+      {"coarse grid 4 x 0", cat({mode(TS_BIN_MODE_TWO_LEVEL, 4, 0, TS_BIN_ORDER_RASTER, 0)}),
+       TS_CP_ERROR_BAD_STATE, TS_OP_SET_BIN_MODE, 0},
+      {"unknown bin mode", cat({mode(2, 4, 4, TS_BIN_ORDER_RASTER, 0)}), TS_CP_ERROR_BAD_STATE,
+       TS_OP_SET_BIN_MODE, 0},
+      {"no visibility buffer", cat({two, begin(6, 200, 130), draw(3), rp_end()}), TS_CP_ERROR_BAD_ADDRESS,
+       TS_OP_RENDERPASS_BEGIN, 3},
       {"visibility buffer too small",
        cat({two, vis_buffer(kVis, 3 * 64), begin(6, 200, 130), draw(3), rp_end()}),
        TS_CP_ERROR_BAD_ADDRESS, TS_OP_RENDERPASS_BEGIN, 6},

@@ -1,5 +1,5 @@
 // fuzz_cp_fw: the CP firmware's packet parser and executor (firmware/src/cp_exec.c,
-// cp_sched.c, cp_sync.c, cp_stream.c),
+// cp_sched.c, cp_sync.c, cp_stream.c, cp_binning.c),
 // built for the host against the host tests' fake register layer (firmware/test/fake_gpu.*).
 //
 // The input is a host: a small configuration, then dword streams the host writes into the two
@@ -228,7 +228,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (host[q].served) judge(gpu, q, host[q]);
   }
   for (const cpfw_test::ErrorReport& e : gpu.errors) {
-    if (e.code < TS_CP_ERROR_BAD_OPCODE || e.code > TS_CP_ERROR_IB_OVERFLOW)
+    if (e.code < TS_CP_ERROR_BAD_OPCODE || e.code > TS_CP_ERROR_BAD_STATE)
       fuzz_finding("error report with unknown code " + std::to_string(e.code));
     if (e.queue >= gpu.hw_queues) fuzz_finding("error report for queue " + std::to_string(e.queue) + ", not served");
   }

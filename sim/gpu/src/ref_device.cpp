@@ -491,6 +491,14 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
     return true;
   };
 
+  // Inside an open render pass every packet at the body's level lies inside the body, and its
+  // RENDERPASS_END exactly at the end: otherwise body_size is wrong (BAD_LENGTH where found).
+  if (Q.rp.active && level == Q.rp.level) {
+    const uint64_t off = L.pos - Q.rp.body_start, body = Q.rp.end_pos - Q.rp.body_start;
+    if (op == TS_OP_RENDERPASS_END ? off != body : (off >= body || pkt.size() > body - off))
+      return fail(TS_CP_ERROR_BAD_LENGTH);
+  }
+
   switch (op) {
     case TS_OP_NOP: break;
 
@@ -537,6 +545,13 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
 
     case TS_OP_SET_BIN_MODE: {
       const uint32_t d0 = p[TS_PKT_SET_BIN_MODE_MODE_DW];
+      const uint32_t mode = TS_PKT_SET_BIN_MODE_MODE_GET(d0);
+      const uint32_t cx = TS_PKT_SET_BIN_MODE_COARSE_X_GET(p[TS_PKT_SET_BIN_MODE_COARSE_X_DW]);
+      const uint32_t cy = TS_PKT_SET_BIN_MODE_COARSE_Y_GET(p[TS_PKT_SET_BIN_MODE_COARSE_Y_DW]);
+      // binning state between render passes only, a known mode, a two-level grid of 1..32 x 1..32
+      if (Q.rp.active || mode > TS_BIN_MODE_TWO_LEVEL ||
+          (mode == TS_BIN_MODE_TWO_LEVEL && (cx < 1 || cx > 32 || cy < 1 || cy > 32)))
+        return fail(TS_CP_ERROR_BAD_STATE);
       Q.bin.mode = static_cast<BinMode>(TS_PKT_SET_BIN_MODE_MODE_GET(d0));
       Q.bin.fine_size = static_cast<BinSize>(TS_PKT_SET_BIN_MODE_FINE_SIZE_GET(p[TS_PKT_SET_BIN_MODE_FINE_SIZE_DW]));
       Q.bin.order = static_cast<BinOrder>(TS_PKT_SET_BIN_MODE_ORDER_GET(p[TS_PKT_SET_BIN_MODE_ORDER_DW]));
@@ -550,6 +565,7 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
     case TS_OP_BIND_VIS_BUFFER: {
       const uint32_t addr = TS_PKT_BIND_VIS_BUFFER_ADDR_GET(p[TS_PKT_BIND_VIS_BUFFER_ADDR_DW]);
       const uint32_t size = TS_PKT_BIND_VIS_BUFFER_SIZE_GET(p[TS_PKT_BIND_VIS_BUFFER_SIZE_DW]);
+      if (Q.rp.active) return fail(TS_CP_ERROR_BAD_STATE);
       if (!addr_ok(addr, size, 64)) return fail(TS_CP_ERROR_BAD_ADDRESS);
       Q.vis_addr = addr;
       Q.vis_size = size;

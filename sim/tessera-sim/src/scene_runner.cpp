@@ -157,7 +157,10 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
   } else {
     throw std::invalid_argument(fmt::format("unknown backend '{}' (rtl or ref)", cfg_.backend));
   }
-  umd_ = std::make_unique<Umd>(binning_);
+  UmdConfig uc;
+  if (cfg_.two_level_binning) uc.two_level = *cfg_.two_level_binning;
+  uc.slices = cfg_.slices;   // the two-level grid fits the slices' GMEM (raster_slice GMEM_LINES)
+  umd_ = std::make_unique<Umd>(binning_, uc);
   KmdConfig kc;
   // On the RTL a poll is a memory read through the memory system (~100 cycles).
   if (rtl_) kc.poll_interval_cycles = 256;
@@ -264,7 +267,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   const FramePlan plan = plan_frame(scene_, frame);
   std::vector<uint32_t> allocs;
   std::vector<GpuPass> passes;
-  CommandBuffer cb = umd_->create_command_buffer(fmt::format("{} frame {}", scene_.scene.name, frame));
+  CommandBuffer cb = umd_->create_command_buffer(fmt::format("{} frame {}", scene_.scene.name, frame), cfg_.patch);
   for (const PassPlan& pp : plan.passes) {
     const PassSpec& ps = *pp.spec;
     const Target& t = targets_.at(ps.target);

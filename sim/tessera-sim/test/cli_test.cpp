@@ -945,3 +945,40 @@ TEST(Workbench, BothBackendsWriteTheSameKeys) {
     return x;
   }());
 }
+
+// Issue 17: --mode auto applies the policy's decision per frame, any mix of modes. The trace's
+// second sample has the battery at 10 % (a two-level condition), the third is charging again.
+// Catches: auto refusing two-level frames, a frame run in the wrong mode or with the stats of
+// another, two-level frames whose pictures differ from the same frames run PBB.
+TEST(Cli, AutoModeSwitchesBinningPerFrame) {
+  const fs::path d = scratch();
+  {
+    std::ofstream t(d / "trace.csv");
+    t << "time_s,temp.gpu,temp.cpu,temp.battery,power_w,soc_pct,charging,gpu_clock_mhz,counter.gpu_busy_pct\n"
+         "0.0,50.0,48.0,30.0,5.0,80.0,0,800,60\n"
+         "1.0,50.0,48.0,30.0,5.0,10.0,0,800,60\n"
+         "5.0,50.0,48.0,30.0,5.0,90.0,1,800,60\n";
+  }
+  const std::string common = "run --backend ref --frames 3 --width 128 --height 96 --quiet --out ";
+  const Out a = tessera_sim(common + (d / "auto").string() + " --mode auto --sensor-trace " + (d / "trace.csv").string(), d);
+  ASSERT_EQ(a.code, 0) << a.err;
+  const Out p = tessera_sim(common + (d / "pbb").string(), d);
+  ASSERT_EQ(p.code, 0) << p.err;
+  std::ifstream in(d / "auto" / "stats.json");
+  const auto js = nlohmann::json::parse(in);
+  const std::vector<std::string> want = {"pbb", "two-level", "pbb"};
+  for (std::size_t f = 0; f < 3; ++f) {
+    SCOPED_TRACE(f);
+    const auto& fr = js["frames"][f];
+    EXPECT_EQ(fr["binning_mode"], want[f]);
+    EXPECT_EQ(fr["two_level"].is_null(), want[f] == "pbb");
+    EXPECT_NE(fr["policy_reason"].get<std::string>().find(want[f] == "pbb" ? "PBB" : "battery_soc"), std::string::npos);
+    if (want[f] == "two-level") {
+      EXPECT_GT(fr["two_level"]["replays"].get<uint64_t>(), 0u);
+      EXPECT_GT(fr["two_level"]["primitives_skipped"].get<uint64_t>(), 0u) << "the reference drops primitives";
+    }
+    const std::string png = fmt::format("frame_{:04d}.png", f);
+    EXPECT_TRUE(fs::exists(d / "auto" / png));
+    EXPECT_EQ(slurp(d / "auto" / png), slurp(d / "pbb" / png)) << png << " differs from PBB";
+  }
+}

@@ -206,6 +206,7 @@ class CommandBuffer {
   Umd* umd_;
   std::string name_;
   PatchMethod method_;
+  std::optional<BinSize> pass_bin_size_;   // begin_render_pass(desc, state): the pass's bin size
   BinMode written_mode_;
   BinMode mode_;
   uint32_t max_dwords_;

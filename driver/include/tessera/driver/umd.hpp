@@ -47,6 +47,11 @@ struct UmdConfig {
   // Binning information written for two-level workloads: 8 x 4 = 32 coarse bins as in the
   // source's example ([0010]), 32x32 fine bins (ARCHITECTURE.md 3).
   BinningInfo two_level{BinMode::TwoLevel, BinSize::Px32, BinOrder::Raster, 8, 4};
+  // The GPU the two-level grid must fit (docs/two-level.md "GMEM sizing"): its raster slices
+  // and each slice's GMEM in 64-byte lines (raster_slice GMEM_LINES). A render pass's grid is
+  // this request made finer until a coarse bin's tiles fit every slice's GMEM.
+  uint32_t slices = 1;
+  uint32_t gmem_lines = 1024;
   BinSize pbb_fine_size = BinSize::Px32;
   VisBuffer vis_buffer;  // default visibility buffer of two-level render passes
   WarningSink warn = default_warning_sink();

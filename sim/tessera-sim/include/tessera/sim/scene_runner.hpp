@@ -52,6 +52,10 @@ struct RunConfig {
   bool least_loaded = false;          // GEOM.DIST policy: least loaded (else round robin)
   uint32_t subbatch = 256;            // GEOM.SUBBATCH: primitives per sub-batch, 16..1024
   bool lrz = true;                    // RASTER.LRZ: the slices' early depth rejection
+  // Two-level binning (docs/two-level.md): the coarse grid and order the UMD writes (its
+  // default, 8 x 4 raster, when unset), and how pending command buffers are patched.
+  std::optional<driver::BinningInfo> two_level_binning;
+  driver::PatchMethod patch = driver::PatchMethod::Cpu;
   // GEOM.TESS_*: the slices' HS throttle, thread groups, slot pool and shader latencies
   // (docs/tessellation.md "The slice's tessellation stage"); tessera-sim --throttle.
   driver::TessellationState tess;
