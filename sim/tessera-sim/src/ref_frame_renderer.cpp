@@ -57,6 +57,7 @@ void RefFrameRenderer::execute(const driver::PipeCommand& cmd, SparseMemory& mem
       const uint32_t addr = cmd.args.at(0), value = cmd.args.at(1);
       regs_[addr] = value;
       geom_.write(addr, value);
+      vis_regs_.write(addr, value);
       if (pass_renderer_ && in_raster_block(addr)) pass_renderer_->set_reg(addr - TS_RASTER_BASE_ADDR, value);
       break;
     }
@@ -143,21 +144,16 @@ void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
 // ---- two-level binning (docs/two-level.md) --------------------------------------------------
 
 void RefFrameRenderer::vis_begin() {
-  auto reg = [&](uint32_t off, uint32_t reset) {
-    const auto it = regs_.find(TS_GEOM_BASE_ADDR + off);
-    return it == regs_.end() ? reset : it->second;
-  };
-  const uint32_t v = reg(TS_GEOM_VIS_OFFSET, TS_GEOM_VIS_RESET);
-  const uint32_t c = reg(TS_GEOM_COARSE_OFFSET, TS_GEOM_COARSE_RESET);
+  using M = driver::TwoLevelStateReader::Mode;
   vis_ = Vis{};
-  vis_.mode = TS_GEOM_VIS_MODE_GET(v);
-  vis_.bin = TS_GEOM_VIS_BIN_GET(v);
-  vis_.base = reg(TS_GEOM_VIS_BASE_OFFSET, TS_GEOM_VIS_BASE_RESET) & TS_GEOM_VIS_BASE_ADDR_MASK;
-  vis_.stride = reg(TS_GEOM_VIS_STRIDE_OFFSET, TS_GEOM_VIS_STRIDE_RESET) & TS_GEOM_VIS_STRIDE_LINES_MASK;
-  vis_.w = std::max<uint32_t>(1, TS_GEOM_COARSE_W_GET(c));
-  vis_.h = std::max<uint32_t>(1, TS_GEOM_COARSE_H_GET(c));
-  vis_.nx = std::max<uint32_t>(1, TS_GEOM_COARSE_NX_GET(c));
-  vis_.ny = std::max<uint32_t>(1, TS_GEOM_COARSE_NY_GET(c));
+  vis_.mode = vis_regs_.mode() == M::Write ? TS_VIS_MODE_WRITE : vis_regs_.mode() == M::Test ? TS_VIS_MODE_TEST : TS_VIS_MODE_OFF;
+  vis_.bin = vis_regs_.bin();
+  vis_.base = vis_regs_.base();
+  vis_.stride = vis_regs_.stride();
+  vis_.w = vis_regs_.block_w();
+  vis_.h = vis_regs_.block_h();
+  vis_.nx = vis_regs_.bins_x();
+  vis_.ny = vis_regs_.bins_y();
   if (vis_.mode == TS_VIS_MODE_WRITE) vis_.bits.assign(std::size_t{vis_.nx} * vis_.ny, {});
 }
 

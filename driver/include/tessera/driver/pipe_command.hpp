@@ -42,4 +42,24 @@ struct TwoLevelMark {
 };
 TwoLevelMark two_level_mark(const PipeCommand& c);
 
+// The two-level registers the CP writes for each pass (GEOM.VIS, VIS_BASE, VIS_STRIDE,
+// COARSE; docs/two-level.md), decoded from its SET_REGS writes, for a model of the geometry
+// that acts on them (the reference pipeline) without decoding registers itself.
+class TwoLevelStateReader {
+ public:
+  enum class Mode { Off, Write, Test };
+  TwoLevelStateReader();   // the registers' resets
+  // A SET_REGS write of `value` to GPU byte address `addr`; other registers are ignored.
+  void write(uint32_t addr, uint32_t value);
+  Mode mode() const;
+  uint32_t bin() const;            // the coarse bin under TEST
+  uint32_t base() const;           // the visibility buffer's byte address
+  uint32_t stride() const;         // bytes per coarse bin bitmap
+  uint32_t block_w() const, block_h() const;   // coarse bin size in 64-pixel blocks (0 acts as 1)
+  uint32_t bins_x() const, bins_y() const;     // the grid (0 acts as 1)
+
+ private:
+  uint32_t vis_, base_, stride_, coarse_;
+};
+
 }  // namespace tessera::driver

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tessera/driver/pipe_command.hpp"
 #include "tessera/driver/pipeline_state.hpp"
 #include "tessera/sim/frame_renderer.hpp"
 
@@ -81,6 +82,7 @@ class RefFrameRenderer final : public FrameRenderer {
   void vis_mark(uint64_t prim, const raster::Triangle& t);
 
   Vis vis_;
+  driver::TwoLevelStateReader vis_regs_;   // the CP's two-level register writes
   uint64_t vis_skipped_ = 0, vis_recorded_ = 0;
   std::map<uint32_t, uint32_t> regs_;  // host-port address -> last value SET_REGS wrote
   driver::GeomStateReader geom_;       // the GEOM draw state those writes set
