@@ -105,15 +105,39 @@ package geom_pkg;
   } vtok_t;
   localparam int unsigned VTOK_W = 1 + 1 + 1 + 2 + 2 + 1 + 1 + 32 + DRAW_ID_W;
 
+  // A triangle's screen box in 64x64-pixel blocks (TSEFE_S's box, clamped to the target), for
+  // two-level binning's visibility writer (docs/two-level.md "Visibility buffer").
+  typedef struct packed {
+    logic [5:0] x0;
+    logic [5:0] x1;
+    logic [5:0] y0;
+    logic [5:0] y1;
+  } cbox_t;
+  localparam int unsigned CBOX_W = 24;
+
   // Mask-FIFO entry, VPCFE_S -> VPC_US.
   typedef struct packed {
     logic                   eos;
     logic [ENTRY_W-1:0]     entry;
     logic [MAX_SLICES-1:0]  mask;
+    cbox_t                  cbox;
     logic [DRAW_ID_W-1:0]   draw_id;
     logic [31:0]            prim_id;  // eos: {15'b0, last, seq}
   } mask_ent_t;
-  localparam int unsigned MASK_ENT_W = 1 + ENTRY_W + MAX_SLICES + DRAW_ID_W + 32;
+  localparam int unsigned MASK_ENT_W = 1 + ENTRY_W + MAX_SLICES + CBOX_W + DRAW_ID_W + 32;
+
+  // Two-level binning state (GEOM VIS, VIS_BASE, VIS_STRIDE, COARSE), for PC_US's coarse-bin
+  // test and the visibility writer. Counts that read 0 act as 1 (spec/registers/geom.yaml).
+  typedef struct packed {
+    logic [1:0]  mode;        // ts_vis_mode_e
+    logic [9:0]  bin;         // coarse bin under TEST
+    logic [25:0] base;        // buffer address in 64-byte lines
+    logic [15:0] stride;      // lines per coarse bin's bitmap
+    logic [5:0]  w;           // coarse bin size in 64-pixel blocks
+    logic [5:0]  h;
+    logic [5:0]  nx;          // coarse bins across, down
+    logic [5:0]  ny;
+  } vis_cfg_t;
 
   // Order-FIFO entry, PC_US -> VPC_US: what completes next, in acceptance order.
   typedef enum logic [1:0] {
@@ -121,12 +145,17 @@ package geom_pkg;
     ORD_DONE = 2'd1,   // a command that is complete on acceptance (state, error, empty draw)
     ORD_SIDE = 2'd2    // forward the side-FIFO head on the side output
   } ord_kind_e;
+  // Two-level binning: vbase is the render pass's primitive number of the draw's primitive 0
+  // (ORD_SB; a triangle's pass number is vbase + its prim_id) or the pass's primitive count
+  // (ORD_SIDE of RENDERPASS_END); vis marks RENDERPASS_BEGIN/END of a visibility pass.
   typedef struct packed {
     ord_kind_e              kind;
     logic [SLICE_IDX_W-1:0] slice;
     logic [SEQ_W-1:0]       seq;
     logic                   last;
+    logic                   vis;
+    logic [31:0]            vbase;
   } ord_t;
-  localparam int unsigned ORD_W = 2 + SLICE_IDX_W + SEQ_W + 1;
+  localparam int unsigned ORD_W = 2 + SLICE_IDX_W + SEQ_W + 1 + 1 + 32;
 
 endpackage

@@ -36,6 +36,7 @@ module geom_regs #(
   output logic [geom_pkg::SB_SIZE_W-1:0]   sb_size_o,     // clamped to 16..1024
   output logic                             policy_ll_o,   // 1: LEAST_LOADED
   output geom_pkg::tess_cfg_t              tess_cfg_o,
+  output geom_pkg::vis_cfg_t               vis_cfg_o,
   // events and status
   input  logic                             ev_draw_i,
   input  logic                             ev_bad_topo_i,
@@ -54,6 +55,9 @@ module geom_regs #(
   input  logic [NUM_SLICES-1:0]            busy_i,
   input  logic [NUM_SLICES-1:0]            stall_i,
   input  logic [NUM_SLICES*16-1:0]         outstanding_i,
+  input  logic [5:0]                       ev_vis_skip_i,   // PC_US dropped this many (TEST)
+  input  logic                             ev_vis_rec_i,    // the visibility writer ended a pass ...
+  input  logic [31:0]                      ev_vis_rec_n_i,  // ... having recorded this many
   input  logic                             probe_valid_i,   // slice 0 fetched a vertex
   input  logic [127:0]                     probe_vtx_i      // ... in memory layout
 );
@@ -109,12 +113,24 @@ module geom_regs #(
     tess_cfg_o.hs_per_patch = reg2hw.tess_hs_lat.per_patch;
     tess_cfg_o.ds_lat       = reg2hw.tess_ds_lat.wave;
   end
+  // two-level binning; counts of 0 act as 1
+  always_comb begin
+    vis_cfg_o.mode   = reg2hw.vis.mode;
+    vis_cfg_o.bin    = reg2hw.vis.bin;
+    vis_cfg_o.base   = reg2hw.vis_base.addr;
+    vis_cfg_o.stride = reg2hw.vis_stride.lines;
+    vis_cfg_o.w      = (reg2hw.coarse.w == '0) ? 6'd1 : reg2hw.coarse.w;
+    vis_cfg_o.h      = (reg2hw.coarse.h == '0) ? 6'd1 : reg2hw.coarse.h;
+    vis_cfg_o.nx     = (reg2hw.coarse.nx == '0) ? 6'd1 : reg2hw.coarse.nx;
+    vis_cfg_o.ny     = (reg2hw.coarse.ny == '0) ? 6'd1 : reg2hw.coarse.ny;
+  end
 
   // ---- counters ----------------------------------------------------------------------------
   logic [31:0] c_draws_q, c_vis_q, c_za_q, c_face_q, c_off_q, c_asg_q;
   logic [31:0] c_draws_d, c_vis_d, c_za_d, c_face_d, c_off_d, c_asg_d;
   logic [31:0] c_tpatch_q, c_ttri_q, c_tsegs_q, c_tpatch_d, c_ttri_d, c_tsegs_d;
   logic [31:0] c_tg_q, c_hslat_q, c_hsst_q, c_dsst_q, c_tg_d, c_hslat_d, c_hsst_d, c_dsst_d;
+  logic [31:0] c_vskip_q, c_vrec_q, c_vskip_d, c_vrec_d;
   logic [9*32-1:0] c_infl_q, c_infl_d;   // in-flight histogram, k at [k*32 +: 32]
   logic [15:0] e_count_q, e_count_d;
   logic [127:0] probe_q, probe_d;
@@ -136,6 +152,8 @@ module geom_regs #(
     c_face_d  = c_face_q + popc(ev_cull_face_i);
     c_off_d   = c_off_q + popc(ev_cull_off_i);
     c_asg_d   = c_asg_q + 32'(ev_assigned_i);
+    c_vskip_d = c_vskip_q + 32'(ev_vis_skip_i);
+    c_vrec_d  = c_vrec_q + (ev_vis_rec_i ? ev_vis_rec_n_i : 32'd0);
     e_count_d = e_count_q + ((ev_bad_topo_i || ev_bad_itype_i) ? 16'd1 : 16'd0);
     probe_d   = probe_valid_i ? probe_vtx_i : probe_q;
     c_tpatch_d = c_tpatch_q + popc(ev_tess_patch_i);
@@ -177,6 +195,8 @@ module geom_regs #(
       c_face_q    <= '0;
       c_off_q     <= '0;
       c_asg_q     <= '0;
+      c_vskip_q   <= '0;
+      c_vrec_q    <= '0;
       e_count_q   <= '0;
       probe_q     <= '0;
       c_tpatch_q  <= '0;
@@ -199,6 +219,8 @@ module geom_regs #(
       c_face_q    <= c_face_d;
       c_off_q     <= c_off_d;
       c_asg_q     <= c_asg_d;
+      c_vskip_q   <= c_vskip_d;
+      c_vrec_q    <= c_vrec_d;
       e_count_q   <= e_count_d;
       probe_q     <= probe_d;
       c_tpatch_q  <= c_tpatch_d;
@@ -231,6 +253,8 @@ module geom_regs #(
     hw2reg.cull_face.value              = c_face_q;
     hw2reg.cull_offscreen.value         = c_off_q;
     hw2reg.assigned.value               = c_asg_q;
+    hw2reg.vis_skipped.value            = c_vskip_q;
+    hw2reg.vis_recorded.value           = c_vrec_q;
     hw2reg.tess_patches.value           = c_tpatch_q;
     hw2reg.tess_triangles.value         = c_ttri_q;
     hw2reg.tess_isoline_segments.value  = c_tsegs_q;
@@ -263,11 +287,6 @@ module geom_regs #(
   // The sticky error bits live in the register top; nothing here reads them back.
   logic unused_err_status;
   assign unused_err_status = ^reg2hw.err_status;
-  // Two-level binning's visibility registers (VIS, VIS_BASE, VIS_STRIDE, COARSE) are held for
-  // the visibility writer and the drop before vertex fetch, which are not built yet
-  // (docs/two-level.md "What is not built yet"): the CP writes them, nothing reads them.
-  logic unused_vis;
-  assign unused_vis = ^{reg2hw.vis, reg2hw.vis_base, reg2hw.vis_stride, reg2hw.coarse};
 
   `ASSERT_INIT(SlicesFit_A, NUM_SLICES >= 1 && NUM_SLICES <= SlCount)
 

@@ -654,7 +654,15 @@ module geom_slice #(
   logic            b_valid_q, b_ready, b_eos_q, b_za_q, b_face_q, b_off_q;
   geom_pkg::vtok_t b_tok_q;
   logic [NS-1:0]   b_mask_q;
+  geom_pkg::cbox_t b_cbox_q, cbox;
   logic [geom_pkg::STRI_W-1:0] b_tri_q;
+  // the box in 64-pixel blocks, for two-level binning's visibility writer
+  always_comb begin
+    cbox.x0 = cx0[11:6];
+    cbox.x1 = cx1[11:6];
+    cbox.y0 = cy0[11:6];
+    cbox.y1 = cy1[11:6];
+  end
   assign a_ready = !b_valid_q || b_ready;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -665,6 +673,7 @@ module geom_slice #(
       b_off_q   <= 1'b0;
       b_tok_q   <= '0;
       b_mask_q  <= '0;
+      b_cbox_q  <= '0;
       b_tri_q   <= '0;
     end else if (a_ready) begin
       b_valid_q <= a_valid_q;
@@ -674,6 +683,7 @@ module geom_slice #(
       b_off_q   <= off_cull;
       b_tok_q   <= a_tok_q;
       b_mask_q  <= mask;
+      b_cbox_q  <= cbox;
       b_tri_q   <= {a_v0_q, a_v1_q, a_v2_q};
     end
   end
@@ -700,6 +710,7 @@ module geom_slice #(
     mf_wdata.eos     = b_eos_q;
     mf_wdata.entry   = geom_pkg::ENTRY_W'(s_alloc_q);
     mf_wdata.mask    = geom_pkg::MAX_SLICES'(b_mask_q);
+    mf_wdata.cbox    = b_cbox_q;
     mf_wdata.draw_id = b_tok_q.draw_id;
     mf_wdata.prim_id = b_tok_q.prim_id;
   end

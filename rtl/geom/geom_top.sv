@@ -13,6 +13,9 @@
 //   side_*     every command that is not a DRAW or a GEOM SET_REGS, in order, after the
 //              triangles of the draws before it (towards the raster side).
 //   mem_*      one memory client per slice (the slice's VFD): 64-byte READs, tags matched.
+//   vis_mem_*  two-level binning's client (docs/two-level.md): PC_US's coarse-bin bitmap
+//              READs (tag 0x80) and the visibility writer's full-line WRITEs (tags 0..3); the
+//              two never overlap (PC_US reads only once the writer has finished).
 //   tri_*      per receiving slice: triangles in API order (geom_pkg::tri_t).
 //   rd_*       per receiving slice: parameter-store reads {src slice, entry}; the response
 //              (the three screen vertices, geom_pkg::svtx_t each, v0 in the top bits) comes
@@ -49,6 +52,13 @@ module geom_top #(
   input  logic [NUM_SLICES-1:0]                         mem_rsp_valid_i,
   output logic [NUM_SLICES-1:0]                         mem_rsp_ready_o,
   input  logic [NUM_SLICES*tessera_mem_pkg::MEM_RSP_W-1:0] mem_rsp_i,
+  // two-level binning's memory client
+  output logic                                          vis_mem_req_valid_o,
+  input  logic                                          vis_mem_req_ready_i,
+  output logic [tessera_mem_pkg::MEM_REQ_W-1:0]         vis_mem_req_o,
+  input  logic                                          vis_mem_rsp_valid_i,
+  output logic                                          vis_mem_rsp_ready_o,
+  input  logic [tessera_mem_pkg::MEM_RSP_W-1:0]         vis_mem_rsp_i,
   // triangles per receiving slice
   output logic [NUM_SLICES-1:0]                         tri_valid_o,
   input  logic [NUM_SLICES-1:0]                         tri_ready_i,
@@ -97,13 +107,18 @@ module geom_top #(
   logic [NS*16-1:0]                 outstanding;
   logic [NS-1:0]                    probe_valid;
   logic [NS*128-1:0]                probe_vtx;
+  geom_pkg::vis_cfg_t               vis_cfg;
+  logic [5:0]                       ev_vis_skip;
+  logic                             vw_done;
+  logic [31:0]                      vw_rec_n;
 
   geom_regs #(.NUM_SLICES(NS), .STORE_DEPTH(STORE_DEPTH)) u_regs (
     .clk_i, .rst_ni,
     .reg_req_valid_i, .reg_req_ready_o, .reg_req_i, .reg_rsp_valid_o, .reg_rsp_o,
     .set_we_i(set_we), .set_off_i(set_off), .set_val_i(set_val),
     .state_o(gstate), .sb_size_o(sb_size), .policy_ll_o(policy_ll),
-    .tess_cfg_o(tess_cfg),
+    .tess_cfg_o(tess_cfg), .vis_cfg_o(vis_cfg),
+    .ev_vis_skip_i(ev_vis_skip), .ev_vis_rec_i(vw_done), .ev_vis_rec_n_i(vw_rec_n),
     .ev_draw_i(ev_draw), .ev_bad_topo_i(ev_bad_topo), .ev_bad_itype_i(ev_bad_itype),
     .ev_visible_i(ev_vis), .ev_cull_za_i(ev_za), .ev_cull_face_i(ev_face), .ev_cull_off_i(ev_off),
     .ev_assigned_i(ev_asg), .ev_sb_i(ev_sb), .ev_sb_prims_i(ev_sb_prims),
@@ -122,11 +137,19 @@ module geom_top #(
   tessera_cp_pkg::pipe_cmd_t sf_wdata, sf_head;
   logic [CW-1:0]          sf_rdata;
 
+  logic                      vr_valid, vr_ready;
+  logic [31:0]               vr_addr;
+  tessera_mem_pkg::mem_rsp_t vis_rsp;
+  assign vis_rsp = vis_mem_rsp_i;
   geom_pc_us #(.NUM_SLICES(NS)) u_pc_us (
     .clk_i, .rst_ni,
     .pipe_valid_i, .pipe_ready_o, .pipe_cmd_i,
     .set_we_o(set_we), .set_off_o(set_off), .set_val_o(set_val),
     .state_i(gstate), .sb_size_i(sb_size), .policy_ll_i(policy_ll),
+    .vis_cfg_i(vis_cfg), .vis_done_i(vw_done),
+    .vis_rd_valid_o(vr_valid), .vis_rd_ready_i(vr_ready), .vis_rd_addr_o(vr_addr),
+    .vis_rsp_valid_i(vis_mem_rsp_valid_i && vis_rsp.tag[7]), .vis_rsp_err_i(vis_rsp.err),
+    .vis_rsp_line_i(vis_rsp.rdata), .ev_vis_skip_o(ev_vis_skip),
     .sb_valid_o(sb_valid), .sb_ready_i(sb_ready), .sb_desc_o(sb_desc),
     .prim_done_i(prim_done), .outstanding_o(outstanding),
     .ord_valid_o(ord_wvalid), .ord_ready_i(ord_wready), .ord_o(ord_wdata),
@@ -223,6 +246,33 @@ module geom_top #(
     end
   end
 
+  // ---- visibility writer and the two-level memory client -----------------------------------
+  logic                      vw_start, vw_tri_valid, vw_tri_ready, vw_tri_take;
+  logic                      vw_end_valid, vw_end_ready, vw_end_take, vw_busy;
+  logic [31:0]               vw_tri_pos, vw_end_total;
+  geom_pkg::cbox_t           vw_tri_box;
+  logic                      vw_req_valid, vw_req_ready;
+  tessera_mem_pkg::mem_req_t vw_req, vr_req;
+  geom_vis_writer u_vis_writer (
+    .clk_i, .rst_ni, .cfg_i(vis_cfg), .start_i(vw_start),
+    .tri_valid_i(vw_tri_valid), .tri_pos_i(vw_tri_pos), .tri_box_i(vw_tri_box),
+    .tri_ready_o(vw_tri_ready), .tri_take_i(vw_tri_take),
+    .end_valid_i(vw_end_valid), .end_total_i(vw_end_total), .end_ready_o(vw_end_ready),
+    .end_take_i(vw_end_take), .done_o(vw_done), .rec_n_o(vw_rec_n),
+    .mem_req_valid_o(vw_req_valid), .mem_req_ready_i(vw_req_ready), .mem_req_o(vw_req),
+    .mem_rsp_valid_i(vis_mem_rsp_valid_i), .mem_rsp_i(vis_rsp), .busy_o(vw_busy));
+  always_comb begin
+    vr_req      = '0;
+    vr_req.op   = tessera_mem_pkg::MEM_OP_READ;
+    vr_req.addr = vr_addr;
+    vr_req.tag  = 8'h80;
+  end
+  assign vis_mem_req_valid_o = vw_req_valid || vr_valid;
+  assign vis_mem_req_o       = vw_req_valid ? vw_req : vr_req;
+  assign vw_req_ready        = vis_mem_req_ready_i;
+  assign vr_ready            = vis_mem_req_ready_i && !vw_req_valid;
+  assign vis_mem_rsp_ready_o = 1'b1;
+
   // ---- VPC_US ------------------------------------------------------------------------------
   geom_vpc_us #(.NUM_SLICES(NS)) u_vpc_us (
     .clk_i, .rst_ni,
@@ -231,12 +281,19 @@ module geom_top #(
     .sidef_valid_i(sf_rvalid), .sidef_ready_o(sf_rready), .sidef_cmd_i(sf_head),
     .side_valid_o, .side_ready_i, .side_cmd_o,
     .tri_valid_o, .tri_ready_i, .tri_o,
+    .vis_start_o(vw_start), .vis_tri_valid_o(vw_tri_valid), .vis_tri_pos_o(vw_tri_pos),
+    .vis_tri_box_o(vw_tri_box), .vis_tri_ready_i(vw_tri_ready), .vis_tri_take_o(vw_tri_take),
+    .vis_end_valid_o(vw_end_valid), .vis_end_total_o(vw_end_total), .vis_end_ready_i(vw_end_ready),
+    .vis_end_take_o(vw_end_take),
     .done_o(pipe_done_o), .ev_assigned_o(ev_asg));
 
   logic unused;
   assign unused = ^{probe_valid, probe_vtx};
 
   `ASSERT_INIT(Slices_A, NUM_SLICES >= 1 && NUM_SLICES <= geom_pkg::MAX_SLICES)
+  // PC_US reads bitmaps only when no visibility pass is being written
+  `ASSERT(VisClientExclusive_A, !(vw_req_valid && vr_valid))
+  `ASSERT(VisReadNotWhileWriting_A, vr_valid |-> !vw_busy)
   // A receiver's read names a real producing slice.
   for (genvar r = 0; r < NS; r++) begin : gen_rd_chk
     `ASSERT(ReadSrcInRange_A, rd_req_valid_i[r] |->

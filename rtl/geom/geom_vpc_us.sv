@@ -16,6 +16,13 @@
 // Completions (done_o) are therefore in acceptance order, and a DRAW completes once its last
 // triangle has been accepted by every receiving slice's output. One triangle per clock.
 //
+// Two-level binning (docs/two-level.md): a visibility pass's triangles are also shown to the
+// visibility writer (geom_vis_writer) with their pass number (ord_t.vbase + prim_id) and
+// coarse box; a triangle is handed out only when the writer can take it (it sweeps a group of
+// 512 primitives meanwhile), and the pass's RENDERPASS_END leaves only once the writer has
+// written every line, so the lines are in memory (slice 0's CCHE) before the raster slices'
+// END writes the caches back.
+//
 // No deadlock: the triangle at the head is already in its producer's store, receivers read
 // stores without going through here, and a slice's store and mask FIFO only hold work of
 // sub-batches at or after the one being drained.
@@ -46,6 +53,17 @@ module geom_vpc_us #(
   output logic [NUM_SLICES-1:0]                  tri_valid_o,
   input  logic [NUM_SLICES-1:0]                  tri_ready_i,
   output logic [NUM_SLICES*geom_pkg::TRI_W-1:0]  tri_o,
+  // the visibility writer
+  output logic                                   vis_start_o,
+  output logic                                   vis_tri_valid_o,
+  output logic [31:0]                            vis_tri_pos_o,
+  output geom_pkg::cbox_t                        vis_tri_box_o,
+  input  logic                                   vis_tri_ready_i,
+  output logic                                   vis_tri_take_o,
+  output logic                                   vis_end_valid_o,
+  output logic [31:0]                            vis_end_total_o,
+  input  logic                                   vis_end_ready_i,
+  output logic                                   vis_end_take_o,
   // completion
   output logic                                   done_o,
   output logic [3:0]                             ev_assigned_o
@@ -75,13 +93,21 @@ module geom_vpc_us #(
   assign sb_eos  = is_sb && head_valid && head.eos;
 
   logic [NS-1:0] sent_q, sent_d, want, took, acc;
-  logic          tri_all;
-  assign want    = sb_tri ? head.mask[NS-1:0] : '0;
+  logic          tri_all, sb_tri_go;
+  // the writer holds a triangle of a later 512-primitive group while it sweeps (its ready
+  // depends only on its state and this head, so it never falls once a receiver has taken it)
+  assign sb_tri_go = sb_tri && vis_tri_ready_i;
+  assign want    = sb_tri_go ? head.mask[NS-1:0] : '0;
   assign tri_valid_o = want & ~sent_q;
   assign took    = tri_valid_o & tri_ready_i;
   assign acc     = sent_q | took;
-  assign tri_all = sb_tri && ((acc & want) == want);
-  assign sent_d  = tri_all ? '0 : (sb_tri ? acc : sent_q);
+  assign tri_all = sb_tri_go && ((acc & want) == want);
+  assign sent_d  = tri_all ? '0 : (sb_tri_go ? acc : sent_q);
+
+  assign vis_tri_valid_o = sb_tri;
+  assign vis_tri_pos_o   = ord_i.vbase + head.prim_id;
+  assign vis_tri_box_o   = head.cbox;
+  assign vis_tri_take_o  = tri_all;
 
   geom_pkg::tri_t rec;
   always_comb begin
@@ -96,12 +122,20 @@ module geom_vpc_us #(
     assign tri_o[r*geom_pkg::TRI_W +: geom_pkg::TRI_W] = rec;
   end
 
-  assign side_valid_o  = is_side && sidef_valid_i;
+  logic vis_end, side_hold;
+  assign vis_end   = is_side && ord_i.vis && (sidef_cmd_i.opcode == tessera_spec_pkg::TS_OP_RENDERPASS_END);
+  assign side_hold = vis_end && !vis_end_ready_i;
+  assign side_valid_o  = is_side && sidef_valid_i && !side_hold;
   assign side_cmd_o    = sidef_cmd_i;
-  assign sidef_ready_o = is_side && side_ready_i;
+  assign sidef_ready_o = is_side && side_ready_i && !side_hold;
 
   logic side_go;
   assign side_go = side_valid_o && side_ready_i;
+  assign vis_end_valid_o = vis_end && sidef_valid_i;
+  assign vis_end_total_o = ord_i.vbase;
+  assign vis_end_take_o  = vis_end && side_go;
+  assign vis_start_o     = is_side && ord_i.vis && side_go &&
+                           (sidef_cmd_i.opcode == tessera_spec_pkg::TS_OP_RENDERPASS_BEGIN);
 
   for (genvar s = 0; s < NS; s++) begin : gen_mq_ready
     assign mq_ready_o[s] = (32'(ord_i.slice) == s) && (tri_all || sb_eos);

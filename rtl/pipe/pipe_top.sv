@@ -184,6 +184,10 @@ module pipe_top #(
   logic [NS-1:0]                    g_mon_sb;
   logic [geom_pkg::SB_SIZE_W-1:0]   g_mon_sb_prims;
   logic [NS*16-1:0]                 g_mon_outstanding;
+  // two-level binning's client (bitmap reads, visibility writes): a third port of CCHE 0
+  logic                             gv_req_valid, gv_req_ready, gv_rsp_valid, gv_rsp_ready;
+  logic [ReqW-1:0]                  gv_req;
+  logic [RspW-1:0]                  gv_rsp;
 
   geom_top #(.NUM_SLICES(NS)) u_geom (
     .clk_i, .rst_ni,
@@ -192,6 +196,8 @@ module pipe_top #(
     .side_valid_o(side_valid), .side_ready_i(side_ready), .side_cmd_o(side_cmd),
     .mem_req_valid_o(gm_req_valid), .mem_req_ready_i(gm_req_ready), .mem_req_o(gm_req),
     .mem_rsp_valid_i(gm_rsp_valid), .mem_rsp_ready_o(gm_rsp_ready), .mem_rsp_i(gm_rsp),
+    .vis_mem_req_valid_o(gv_req_valid), .vis_mem_req_ready_i(gv_req_ready), .vis_mem_req_o(gv_req),
+    .vis_mem_rsp_valid_i(gv_rsp_valid), .vis_mem_rsp_ready_o(gv_rsp_ready), .vis_mem_rsp_i(gv_rsp),
     .tri_valid_o(tri_valid), .tri_ready_i(tri_ready), .tri_o(tris),
     .rd_req_valid_i(rd_req_valid), .rd_req_ready_o(rd_req_ready), .rd_req_i(rd_req),
     .rd_rsp_valid_o(rd_rsp_valid), .rd_rsp_o(rd_rsp),
@@ -333,24 +339,35 @@ module pipe_top #(
     assign stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_BUSY_CYCLES_LSB +: 32] = busy_cyc_q;
     assign stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_GEOM_TRIS_LSB +: 32] = tri_cnt_q;
 
-    // ---- CCHE: port 0 the geometry slice's vertex fetch, port 1 the raster slice ---------
-    logic [2*ReqW-1:0] c_req;
-    logic [2*RspW-1:0] c_rsp;
-    logic [1:0]        c_req_valid, c_req_ready, c_rsp_valid, c_rsp_ready;
+    // ---- CCHE: port 0 the geometry slice's vertex fetch, port 1 the raster slice; slice 0's
+    // port 2 two-level binning's client (its lines are written back with the raster slice's
+    // at RENDERPASS_END, and PC_US's bitmap reads see the writer's lines in this cache) ------
+    localparam int unsigned NP = (s == 0) ? 3 : 2;
+    logic [NP*ReqW-1:0] c_req;
+    logic [NP*RspW-1:0] c_rsp;
+    logic [NP-1:0]      c_req_valid, c_req_ready, c_rsp_valid, c_rsp_ready;
     logic              maint_req_q, maint_inv_q, maint_done;
     tessera_mem_pkg::mem_req_t d_req;
     tessera_mem_pkg::mem_rsp_t d_rsp;
-    assign c_req_valid = {r_req_valid, gm_req_valid[s]};
-    assign c_req       = {req, gm_req[s*ReqW +: ReqW]};
-    assign {r_req_ready, gm_req_ready[s]} = c_req_ready;
-    assign c_rsp_ready = {r_rsp_ready, gm_rsp_ready[s]};
-    assign {r_rsp_valid, gm_rsp_valid[s]} = c_rsp_valid;
+    assign c_req_valid[1:0] = {r_req_valid, gm_req_valid[s]};
+    assign c_req[2*ReqW-1:0] = {req, gm_req[s*ReqW +: ReqW]};
+    assign {r_req_ready, gm_req_ready[s]} = c_req_ready[1:0];
+    assign c_rsp_ready[1:0] = {r_rsp_ready, gm_rsp_ready[s]};
+    assign {r_rsp_valid, gm_rsp_valid[s]} = c_rsp_valid[1:0];
     assign rsp = c_rsp[RspW +: RspW];
     assign gm_rsp[s*RspW +: RspW] = c_rsp[0 +: RspW];
+    if (s == 0) begin : gen_vis_port
+      assign c_req_valid[2]            = gv_req_valid;
+      assign c_req[2*ReqW +: ReqW]     = gv_req;
+      assign gv_req_ready              = c_req_ready[2];
+      assign c_rsp_ready[2]            = gv_rsp_ready;
+      assign gv_rsp_valid              = c_rsp_valid[2];
+      assign gv_rsp                    = c_rsp[2*RspW +: RspW];
+    end
     assign mem_req_o[s*ReqW +: ReqW] = d_req;
     assign d_rsp = mem_rsp_i[s*RspW +: RspW];
 
-    ccche #(.NUM_PORTS(2), .LINES(CCHE_LINES), .WAYS(CCHE_WAYS)) u_ccche (
+    ccche #(.NUM_PORTS(NP), .LINES(CCHE_LINES), .WAYS(CCHE_WAYS)) u_ccche (
       .clk_i, .rst_ni,
       .cl_req_valid_i(c_req_valid), .cl_req_ready_o(c_req_ready), .cl_req_i(c_req),
       .cl_rsp_valid_o(c_rsp_valid), .cl_rsp_ready_i(c_rsp_ready), .cl_rsp_o(c_rsp),

@@ -60,7 +60,7 @@ Shape rand_shape() {
 // A draw with fresh vertex/index buffers. count: vertices (non-indexed) or indices.
 template <class V>
 Draw make_draw(GeomBench<V>& b, unsigned topology, unsigned itype, std::uint32_t count, Shape shape_hint,
-               bool mixed_shapes = true) {
+               bool mixed_shapes = true, bool walk = false) {
   Draw d;
   d.topology = topology;
   d.index_type = itype;
@@ -70,9 +70,21 @@ Draw make_draw(GeomBench<V>& b, unsigned topology, unsigned itype, std::uint32_t
   const auto vskip = 16 * static_cast<std::uint32_t>(tb::randint(0, 3));  // not always line aligned
   d.vertex_addr = b.allocate(vskip + nverts * 16, 16) + vskip;
   Shape sh = shape_hint;
+  int wx = 0, wy = 0;  // walk: each vertex near the last, so triangles are small (two-level binning)
   for (std::uint32_t i = 0; i < nverts; ++i) {
     if (mixed_shapes && i % 3 == 0) sh = tb::chance(0.7) ? shape_hint : rand_shape();
-    geomtb::write_vertex(b.memory, d.vertex_addr + 16 * i, rand_vertex(sh));
+    Vertex v = rand_vertex(sh);
+    if (walk) {
+      if (i == 0 || tb::chance(0.1)) {
+        wx = static_cast<int>(tb::randint(0, 2200 * 16)) - 100 * 16;
+        wy = static_cast<int>(tb::randint(0, 2200 * 16)) - 100 * 16;
+      }
+      wx = std::clamp(wx + static_cast<int>(tb::randint(0, 240 * 16)) - 120 * 16, -32768, 32767);
+      wy = std::clamp(wy + static_cast<int>(tb::randint(0, 240 * 16)) - 120 * 16, -32768, 32767);
+      v.x = static_cast<std::int16_t>(wx);
+      v.y = static_cast<std::int16_t>(wy);
+    }
+    geomtb::write_vertex(b.memory, d.vertex_addr + 16 * i, v);
   }
   if (itype != TS_INDEX_TYPE_NONE) {
     const std::uint32_t isz = itype == TS_INDEX_TYPE_U16 ? 2 : 4;
@@ -92,10 +104,10 @@ Draw make_draw(GeomBench<V>& b, unsigned topology, unsigned itype, std::uint32_t
 // make_draw (plus 0..ncp-1 stray ones a floor division drops), and a TF buffer of mostly low
 // factors, some 0 (culled) and a few large or above 64 (clamped).
 template <class V>
-Draw make_patch_draw(GeomBench<V>& b, unsigned topology, unsigned itype, std::uint32_t npatches) {
+Draw make_patch_draw(GeomBench<V>& b, unsigned topology, unsigned itype, std::uint32_t npatches, bool walk = false) {
   const std::uint32_t ncp = topology == TS_TOPOLOGY_PATCH_QUAD ? 4 : topology == TS_TOPOLOGY_PATCH_TRI ? 3 : 2;
   const std::uint32_t stray = tb::chance(0.2) ? static_cast<std::uint32_t>(tb::randint(1, ncp - 1)) : 0;
-  Draw d = make_draw(b, topology, itype, ncp * npatches + stray, rand_shape());
+  Draw d = make_draw(b, topology, itype, ncp * npatches + stray, walk ? Shape::normal : rand_shape(), !walk, walk);
   const auto tskip = 16 * static_cast<std::uint32_t>(tb::randint(0, 3));
   d.tf_addr = b.allocate(tskip + 16 * std::max<std::uint32_t>(npatches, 1), 16) + tskip;
   auto factor = [] {
@@ -295,6 +307,81 @@ Task<> random_draws(tb::Dut<V>& dut, unsigned n) {
 TB_TEST(Vgeom_n1, random_draws_n1) { co_await random_draws(dut, 1); }
 TB_TEST(Vgeom_n2, random_draws_n2) { co_await random_draws(dut, 2); }
 TB_TEST(Vgeom_n4, random_draws_n4) { co_await random_draws(dut, 4); }
+
+// Two-level binning (docs/two-level.md): a visibility pass (GEOM.VIS = WRITE) over a set of
+// draws, then replays of random coarse bins (TEST) over the same draws, as the CP sends them.
+// Random target and coarse grid (1..4 blocks per bin), a buffer of 1..3 lines per bin that
+// starts with garbage (so a bitmap line read before it is written, or never written, shows),
+// small triangles that touch few bins (list, strip, patch draws, every index type, up to
+// 1,500 primitives so groups of 512 and the capacity are crossed), random sub-batch size and
+// backpressure everywhere. Catches: a wrong bit, line, address or line count written (every
+// write is compared with the reference's next line for its address), a primitive dropped that
+// is visible or kept that is not (the receivers compare every triangle, the counters the
+// sub-batches), a replay reading before the visibility pass is written, a strip cut, a hang.
+template <class V>
+Task<> two_level_passes(tb::Dut<V>& dut, unsigned n) {
+  GeomBench<V> b(dut, n);
+  random_knobs(b);
+  const auto rw = static_cast<std::uint32_t>(tb::randint(64, 2048)), rh = static_cast<std::uint32_t>(tb::randint(64, 2048));
+  b.add_set_reg(TS_GEOM_RT_SIZE_OFFSET, TS_GEOM_RT_SIZE_WIDTH_PUT(rw) | TS_GEOM_RT_SIZE_HEIGHT_PUT(rh));
+  b.add_set_reg(TS_GEOM_CULL_OFFSET, TS_GEOM_CULL_MODE_PUT(tb::randint(0, 2)) | TS_GEOM_CULL_FRONT_CW_PUT(tb::randint(0, 1)));
+  b.add_set_reg(TS_GEOM_TILE_OFFSET, TS_GEOM_TILE_SIZE_PUT(tb::randint(0, 2)) | TS_GEOM_TILE_SKEW_PUT(tb::randint(0, 7)));
+  static const std::uint32_t sizes[] = {16, 17, 64, 100, 256, 1024};
+  b.add_set_reg(TS_GEOM_SUBBATCH_OFFSET, sizes[tb::randint(0, 5)]);
+  const unsigned bx = (rw + 63) / 64, by = (rh + 63) / 64;
+  const auto w = static_cast<unsigned>(tb::randint(1, std::min(4U, bx))), h = static_cast<unsigned>(tb::randint(1, std::min(4U, by)));
+  const unsigned nx = (bx + w - 1) / w, ny = (by + h - 1) / h;
+  const auto stride = static_cast<std::uint32_t>(tb::randint(1, 3));
+  const std::uint32_t base = b.allocate(nx * ny * stride * 64, 64);
+  for (std::uint32_t a = 0; a < nx * ny * stride * 64; ++a)
+    b.memory.set_byte(base + a, static_cast<std::uint8_t>(tb::randint(0, 255)));
+  b.add_set_reg(TS_GEOM_COARSE_OFFSET, TS_GEOM_COARSE_W_PUT(w) | TS_GEOM_COARSE_H_PUT(h) | TS_GEOM_COARSE_NX_PUT(nx) |
+                                           TS_GEOM_COARSE_NY_PUT(ny));
+  b.add_set_reg(TS_GEOM_VIS_BASE_OFFSET, TS_GEOM_VIS_BASE_ADDR_PUT(base >> 6));
+  b.add_set_reg(TS_GEOM_VIS_STRIDE_OFFSET, TS_GEOM_VIS_STRIDE_LINES_PUT(stride));
+  std::vector<Draw> draws;
+  const auto ndraws = tb::randint(2, 8);
+  for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(ndraws); ++i) {
+    const auto p = tb::randint(0, 99);
+    const auto itype = static_cast<unsigned>(tb::randint(0, 2));
+    if (p < 20) {
+      draws.push_back(make_patch_draw(b, static_cast<unsigned>(tb::randint(TS_TOPOLOGY_PATCH_QUAD, TS_TOPOLOGY_PATCH_TRI)),
+                                      itype, static_cast<std::uint32_t>(tb::randint(0, 40)), true));
+    } else {
+      const unsigned topo = p < 35 ? TS_TOPOLOGY_TRI_STRIP : TS_TOPOLOGY_TRI_LIST;
+      const auto count = static_cast<std::uint32_t>(tb::chance(0.3) ? tb::randint(600, 4500) : tb::randint(0, 300));
+      draws.push_back(make_draw(b, topo, itype, count, Shape::normal, false, true));
+    }
+  }
+  auto pass = [&](std::uint32_t vis) {
+    b.add_set_reg(TS_GEOM_VIS_OFFSET, vis);
+    b.add_side(TS_OP_RENDERPASS_BEGIN, {0, 0x1000, 0x08000800, 0x2000, 0, 0, 0, 0});
+    for (const Draw& d : draws) b.add_draw(d);
+    b.add_side(TS_OP_RENDERPASS_END, {});
+  };
+  pass(TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_WRITE));
+  const unsigned replays = std::min<unsigned>(nx * ny, static_cast<unsigned>(tb::scaled(4, 16)));
+  for (unsigned i = 0; i < replays; ++i)
+    pass(TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_TEST) |
+         TS_GEOM_VIS_BIN_PUT(i == 0 ? 0 : static_cast<std::uint32_t>(tb::randint(0, nx * ny - 1))));
+  b.add_set_reg(TS_GEOM_VIS_OFFSET, TS_GEOM_VIS_MODE_PUT(TS_VIS_MODE_OFF));
+  co_await b.reset();
+  co_await b.run_all(4'000'000);
+  co_await check_counters(b, false);
+  const std::uint32_t skipped = co_await b.read_reg(TS_GEOM_VIS_SKIPPED_OFFSET);
+  const std::uint32_t recorded = co_await b.read_reg(TS_GEOM_VIS_RECORDED_OFFSET);
+  geomtb::check(skipped == b.vis.skipped && recorded == b.vis.recorded, "VIS_SKIPPED/VIS_RECORDED = {}/{}, expected {}/{}",
+                skipped, recorded, b.vis.skipped, b.vis.recorded);
+  dut.log().info("{} slices, {}x{} target, {}x{} coarse bins of {}x{} blocks, {} lines per bin: {} primitives recorded, "
+                 "{} replays, {} primitives skipped, {} lines written, {} read, {} cycles",
+                 n, rw, rh, nx, ny, w, h, stride, recorded, replays, skipped, b.vis_writes, b.vis_reads, b.cycle);
+  b.cov.require("visibility line written");
+  if (b.vis.tested > b.vis.skipped) b.cov.require("visibility line read");
+}
+
+TB_TEST(Vgeom_n1, two_level_passes_n1) { co_await two_level_passes(dut, 1); }
+TB_TEST(Vgeom_n2, two_level_passes_n2) { co_await two_level_passes(dut, 2); }
+TB_TEST(Vgeom_n4, two_level_passes_n4) { co_await two_level_passes(dut, 4); }
 
 // Round robin only, exact per-slice sub-batch and primitive counts; the ownership function on
 // single-tile triangles (one per tile of a 4x4 tile area for every skew): each must reach

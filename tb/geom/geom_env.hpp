@@ -15,6 +15,9 @@
 //   - done/err monitor: one done per accepted command, in order; a DRAW's done only after
 //     all its triangles reached all their receivers; one err per erroneous DRAW.
 //   - register agent: reads the counters at the end.
+//   - two-level memory agent (vis_mem_*): answers PC_US's bitmap READs from the memory image
+//     and applies the visibility writer's WRITEs to it, each checked against the reference's
+//     next line for that address (Vis::expect_writes): every line exactly once, in pass order.
 #pragma once
 
 #include <fmt/format.h>
@@ -85,6 +88,7 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
 
   Knobs k;
   State state;  // reference state as commands are generated
+  Vis vis;      // two-level binning's reference (geom_ref.hpp)
   Memory memory;
   tb::Coverage cov;
   std::vector<Cmd> cmds;
@@ -114,6 +118,8 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
     c.opcode = opcode;
     c.args = std::move(args);
     c.kind = Cmd::Kind::side;
+    if (opcode == TS_OP_RENDERPASS_BEGIN) vis.begin(state);
+    if (opcode == TS_OP_RENDERPASS_END) vis.end();
     cmds.push_back(c);
   }
   void add_draw(const Draw& d) {
@@ -123,7 +129,7 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
     c.args = {TS_PKT_DRAW_TOPOLOGY_PUT(d.topology) | TS_PKT_DRAW_INDEX_TYPE_PUT(d.index_type), d.count, d.vertex_addr,
               d.index_addr, d.tf_addr};
     c.draw_id = static_cast<std::uint16_t>(++total_draws);
-    const DrawResult r = run_draw(state, d, memory, n_, c.draw_id);
+    const DrawResult r = run_draw(state, d, memory, n_, c.draw_id, &vis);
     c.error = r.bad_topology || r.bad_index_type;
     if (std::getenv("GEOM_LIST_DRAWS"))  // debugging aid: the stream's draws as the reference sees them
       fmt::print("draw {} topology {} index_type {} count {} subbatch {} prims {} subbatches {} visible {}\n",
@@ -146,7 +152,7 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
       rr_prims[sl] += sz;
     }
     total_subbatches += r.subbatches.size();
-    total_prims += r.prims;
+    for (auto sz : r.subbatches) total_prims += sz;  // what the slices get (two-level TEST drops some)
     totals.zero_area += r.zero_area;
     totals.face += r.face;
     totals.offscreen += r.offscreen;
@@ -187,6 +193,8 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
     t_.side_ready_i = 0;
     t_.mem_req_ready_i = 0;
     t_.mem_rsp_valid_i = 0;
+    t_.vis_mem_req_ready_i = 0;
+    t_.vis_mem_rsp_valid_i = 0;
     t_.tri_ready_i = 0;
     t_.rd_req_valid_i = 0;
     t_.reg_req_valid_i = 0;
@@ -216,7 +224,10 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
       check(rx_[r].unread.empty() && !rx_[r].rd.busy() && !rx_[r].rsp_due, "receiver {}: reads not finished", r);
     }
     check(err_count_ == total_errors, "err_o pulsed {} times, {} erroneous draws", err_count_, total_errors);
+    for (const auto& [a, q] : vis.expect_writes)
+      check(q.empty(), "visibility line {:#x} was never written ({} writes missing)", a, q.size());
   }
+  std::uint64_t vis_reads = 0, vis_writes = 0;
 
   // Register read through the register port (after the run; the loop keeps stepping).
   tb::Task<std::uint32_t> read_reg(std::uint32_t off) {
@@ -356,6 +367,46 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
         m.presenting = false;
       }
     }
+    // ---- two-level binning's memory client ---------------------------------------------------
+    if ((t_.vis_mem_req_valid_o & 1U) && (t_.vis_mem_req_ready_i & 1U)) {
+      const mem::Req q = mem::unpack_req(mem::read_port(tb::SignalRef(t_.vis_mem_req_o), mem::kReqW));
+      check((q.addr & 63) == 0, "cycle {}: visibility request {} not line aligned", cycle, mem::describe(q));
+      check(!vm_.tags[q.tag], "cycle {}: visibility client reuses tag {} while outstanding", cycle, q.tag);
+      vm_.tags[q.tag] = true;
+      mem::Rsp rsp;
+      rsp.op = q.op;
+      rsp.src = q.src;
+      rsp.tag = q.tag;
+      if (q.op == mem::Op::read) {
+        check(q.wstrb == 0, "cycle {}: visibility READ with strobes", cycle);
+        rsp.rdata = memory.line(q.addr);
+        ++vis_reads;
+        cov.hit("visibility line read");
+      } else {
+        check(q.op == mem::Op::write && q.wstrb == ~std::uint64_t{0}, "cycle {}: visibility request {} is not a full-line WRITE",
+              cycle, mem::describe(q));
+        auto it = vis.expect_writes.find(q.addr);
+        check(it != vis.expect_writes.end() && !it->second.empty(),
+              "cycle {}: the visibility writer wrote line {:#x}, which the reference does not write (now)", cycle, q.addr);
+        if (it->second.front() != q.wdata) {
+          std::string want, got;
+          for (unsigned i = 64; i-- > 0;) want += fmt::format("{:02x}", it->second.front()[i]), got += fmt::format("{:02x}", q.wdata[i]);
+          check(false, "cycle {}: visibility line {:#x} (bin {}, group {}):\n  got  {}\n  want {}", cycle, q.addr,
+                (q.addr - vis.base) / 64 / std::max(1U, vis.stride_lines), (q.addr - vis.base) / 64 % std::max(1U, vis.stride_lines), got, want);
+        }
+        it->second.pop_front();
+        for (unsigned i = 0; i < 64; ++i) memory.set_byte(q.addr + i, q.wdata[i]);
+        ++vis_writes;
+        cov.hit("visibility line written");
+      }
+      const std::uint64_t lat = tb::chance(k.p_long) ? k.lat_long : tb::randint(k.lat_min, k.lat_max);
+      vm_.pending.push_back(Pend{rsp, cycle + lat});
+    }
+    if ((t_.vis_mem_req_valid_o & 1U) && !(t_.vis_mem_req_ready_i & 1U)) cov.hit("visibility request stalled");
+    if (vm_.presenting && (t_.vis_mem_rsp_valid_i & 1U) && (t_.vis_mem_rsp_ready_o & 1U)) {
+      vm_.tags[vm_.cur.rsp.tag] = false;
+      vm_.presenting = false;
+    }
     // ---- triangles and store reads -----------------------------------------------------------
     const std::uint64_t tv = t_.tri_valid_o, tr = t_.tri_ready_i;
     const std::uint64_t rqv = t_.rd_req_valid_i, rqr = t_.rd_req_ready_o, rsv = t_.rd_rsp_valid_o;
@@ -450,6 +501,21 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
       }
       if (m.presenting) ms_valid |= 1ULL << s;
     }
+    const bool vq_ready = tb::chance(k.p_mem_ready);
+    std::optional<mem::Bits> vrsp;
+    if (!vm_.presenting && tb::chance(k.p_rsp)) {
+      std::vector<std::size_t> cand;
+      for (std::size_t i = 0; i < vm_.pending.size(); ++i)
+        if (vm_.pending[i].at <= cycle) cand.push_back(i);
+      if (!cand.empty()) {
+        const std::size_t pick = cand[tb::randint(0, cand.size() - 1)];
+        vm_.cur = vm_.pending[pick];
+        vm_.pending.erase(vm_.pending.begin() + static_cast<std::ptrdiff_t>(pick));
+        vm_.presenting = true;
+        vrsp = mem::pack(vm_.cur.rsp);
+      }
+    }
+    const bool vrsp_valid = vm_.presenting;
     // receivers
     std::uint64_t tri_ready = 0, rd_valid = 0;
     std::vector<std::pair<unsigned, mem::Bits>> rd_writes;
@@ -471,7 +537,10 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
     const std::uint64_t reg_req = (std::uint64_t{reg_rd_ & 0xffff} << 33) | (std::uint64_t{reg_we_} << 32) | reg_wdata_;
 
     tb::defer([this, cmd_bits, mq_ready, ms_valid, rsp_writes = std::move(rsp_writes), tri_ready, rd_valid,
-               rd_writes = std::move(rd_writes), side_ready, reg_valid, reg_req] {
+               rd_writes = std::move(rd_writes), side_ready, reg_valid, reg_req, vq_ready, vrsp, vrsp_valid] {
+      t_.vis_mem_req_ready_i = vq_ready ? 1 : 0;
+      if (vrsp) mem::write_port(tb::SignalRef(t_.vis_mem_rsp_i), *vrsp);
+      t_.vis_mem_rsp_valid_i = vrsp_valid ? 1 : 0;
       if (cmd_bits) mem::write_port(tb::SignalRef(t_.pipe_cmd_i), *cmd_bits);
       t_.pipe_valid_i = cp_.busy() ? 1 : 0;
       tb::SignalRef(t_.mem_req_ready_i).write(mq_ready);
@@ -490,6 +559,7 @@ class GeomBench : public tb::CycleEnv<GeomBench<V>, V> {
   unsigned n_;
   std::vector<Rx> rx_;
   std::vector<MemModel> mm_;
+  MemModel vm_;  // the two-level client
   tb::OfferSlot cp_;  // CP pipeline command
   std::size_t next_cmd_ = 0, done_count_ = 0, side_next_ = 0, side_taken_ = 0, side_done_ = 0;
   std::uint64_t err_count_ = 0;

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,6 +37,8 @@ struct State {
   std::uint32_t off_x = TS_GEOM_VP_OFFSET_X_RESET, off_y = TS_GEOM_VP_OFFSET_Y_RESET;
   std::uint32_t cull = TS_GEOM_CULL_RESET, tile = TS_GEOM_TILE_RESET, rt = TS_GEOM_RT_SIZE_RESET;
   std::uint32_t subbatch = TS_GEOM_SUBBATCH_RESET, dist = TS_GEOM_DIST_RESET;
+  std::uint32_t vis = TS_GEOM_VIS_RESET, vis_base = TS_GEOM_VIS_BASE_RESET, vis_stride = TS_GEOM_VIS_STRIDE_RESET;
+  std::uint32_t coarse = TS_GEOM_COARSE_RESET;
 
   unsigned cull_mode() const { return TS_GEOM_CULL_MODE_GET(cull); }
   bool front_cw() const { return TS_GEOM_CULL_FRONT_CW_GET(cull) != 0; }
@@ -62,6 +66,10 @@ struct State {
       case TS_GEOM_RT_SIZE_OFFSET: rt = v & TS_GEOM_RT_SIZE_RW_MASK; break;
       case TS_GEOM_SUBBATCH_OFFSET: subbatch = v & TS_GEOM_SUBBATCH_RW_MASK; break;
       case TS_GEOM_DIST_OFFSET: dist = v & TS_GEOM_DIST_RW_MASK; break;
+      case TS_GEOM_VIS_OFFSET: vis = v & TS_GEOM_VIS_RW_MASK; break;
+      case TS_GEOM_VIS_BASE_OFFSET: vis_base = v & TS_GEOM_VIS_BASE_RW_MASK; break;
+      case TS_GEOM_VIS_STRIDE_OFFSET: vis_stride = v & TS_GEOM_VIS_STRIDE_RW_MASK; break;
+      case TS_GEOM_COARSE_OFFSET: coarse = v & TS_GEOM_COARSE_RW_MASK; break;
       default: break;  // read-only or unmapped: ignored
     }
     return true;
@@ -201,10 +209,80 @@ struct DrawResult {
   std::uint64_t huge = 0, all_slices = 0;  // coverage: bbox over >= N tiles both ways; mask full
 };
 
+// ---- two-level binning (docs/two-level.md "Visibility buffer") -------------------------------
+// A render pass's primitives are numbered in API order (culled ones included); a WRITE pass
+// sets bit p of coarse bin c's bitmap when a triangle of primitive p survives culling and its
+// box (TSEFE_S's, clamped to the target, in 64-pixel blocks; a patch's triangles merged into
+// their bounding box) touches bin c; a TEST pass drops list and patch primitives whose bit for
+// VIS.bin is 0. Lines: every line of every bin that holds one of the pass's primitives, up to
+// the capacity (VIS_STRIDE lines of 512 primitives per bin).
+struct Box {
+  unsigned x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+};
+struct Vis {
+  unsigned mode = TS_VIS_MODE_OFF, bin = 0;
+  std::uint32_t base = 0, stride_lines = 0;
+  unsigned w = 1, h = 1, nx = 1, ny = 1;
+  std::uint64_t next = 0;                          // the pass's next primitive number
+  std::vector<std::map<std::uint64_t, bool>> bits;  // WRITE: per bin, primitives set
+  std::map<std::uint32_t, std::array<std::uint8_t, 64>> lines;  // lines written, by address
+  std::map<std::uint32_t, std::deque<std::array<std::uint8_t, 64>>> expect_writes;  // in pass order
+  std::uint64_t recorded = 0, skipped = 0, write_passes = 0, tested = 0;
+
+  std::uint64_t capacity() const { return std::uint64_t{stride_lines} * 512; }
+  static unsigned one(unsigned v) { return v ? v : 1; }
+  void begin(const State& s) {
+    mode = TS_GEOM_VIS_MODE_GET(s.vis);
+    bin = TS_GEOM_VIS_BIN_GET(s.vis);
+    base = TS_GEOM_VIS_BASE_ADDR_GET(s.vis_base) << 6;
+    stride_lines = TS_GEOM_VIS_STRIDE_LINES_GET(s.vis_stride);
+    w = one(TS_GEOM_COARSE_W_GET(s.coarse));
+    h = one(TS_GEOM_COARSE_H_GET(s.coarse));
+    nx = one(TS_GEOM_COARSE_NX_GET(s.coarse));
+    ny = one(TS_GEOM_COARSE_NY_GET(s.coarse));
+    next = 0;
+    bits.assign(mode == TS_VIS_MODE_WRITE ? nx * ny : 0, {});
+  }
+  void mark(std::uint64_t prim, const Box& b) {
+    if (mode != TS_VIS_MODE_WRITE || prim >= capacity()) return;
+    for (unsigned cy = 0; cy < ny; ++cy)
+      for (unsigned cx = 0; cx < nx; ++cx)
+        if (b.x0 <= cx * w + w - 1 && b.x1 >= cx * w && b.y0 <= cy * h + h - 1 && b.y1 >= cy * h)
+          bits[cy * nx + cx][prim] = true;
+  }
+  // TEST: the bit the replay reads (the last WRITE pass's line, else the memory's byte)
+  bool visible(std::uint64_t prim, const Memory& mem) {
+    if (prim >= capacity()) return true;
+    ++tested;  // read from a bitmap line
+    const std::uint32_t a = base + bin * stride_lines * 64 + static_cast<std::uint32_t>(prim / 8);
+    auto it = lines.find(a & ~63U);
+    const std::uint8_t byte = it != lines.end() ? it->second[a & 63] : mem.byte(a);
+    return (byte >> (prim % 8)) & 1U;
+  }
+  void end() {
+    if (mode == TS_VIS_MODE_WRITE) {
+      const std::uint64_t n = std::min(next, capacity());
+      recorded += n;
+      ++write_passes;
+      for (unsigned c = 0; c < nx * ny; ++c)
+        for (std::uint64_t g = 0; g < (n + 511) / 512; ++g) {
+          std::array<std::uint8_t, 64> l{};
+          for (const auto& [p, on] : bits[c])
+            if (on && p / 512 == g) l[(p % 512) / 8] |= static_cast<std::uint8_t>(1U << (p % 8));
+          const std::uint32_t a = base + (c * stride_lines + static_cast<std::uint32_t>(g)) * 64;
+          lines[a] = l;
+          expect_writes[a].push_back(l);
+        }
+    }
+    mode = TS_VIS_MODE_OFF;
+  }
+};
+
 // Slice owning tile (tx, ty).
 inline unsigned owner(unsigned tx, unsigned ty, unsigned skew, unsigned n) { return (tx + ty * skew) % n; }
 
-inline Cull classify(const State& s, const std::array<SVtx, 3>& t, unsigned n, std::uint32_t& mask, bool& huge) {
+inline Cull classify(const State& s, const std::array<SVtx, 3>& t, unsigned n, std::uint32_t& mask, bool& huge,
+                     Box* blocks = nullptr) {
   const std::int64_t dx1 = t[1].x - t[0].x, dy1 = t[1].y - t[0].y, dx2 = t[2].x - t[0].x, dy2 = t[2].y - t[0].y;
   const std::int64_t area = dx1 * dy2 - dx2 * dy1;
   if (area == 0) return Cull::zero_area;
@@ -219,6 +297,8 @@ inline Cull classify(const State& s, const std::array<SVtx, 3>& t, unsigned n, s
   if (px1 < 0 || py1 < 0 || px0 >= s.rt_w() || py0 >= s.rt_h()) return Cull::offscreen;
   const int cx0 = std::max(px0, 0), cy0 = std::max(py0, 0);
   const int cx1 = std::min(px1, s.rt_w() - 1), cy1 = std::min(py1, s.rt_h() - 1);
+  if (blocks) *blocks = Box{static_cast<unsigned>(cx0) >> 6, static_cast<unsigned>(cx1) >> 6,
+                            static_cast<unsigned>(cy0) >> 6, static_cast<unsigned>(cy1) >> 6};
   const unsigned sh = s.tile_shift();
   const unsigned tx0 = static_cast<unsigned>(cx0) >> sh, tx1 = static_cast<unsigned>(cx1) >> sh;
   const unsigned ty0 = static_cast<unsigned>(cy0) >> sh, ty1 = static_cast<unsigned>(cy1) >> sh;
@@ -229,7 +309,8 @@ inline Cull classify(const State& s, const std::array<SVtx, 3>& t, unsigned n, s
   return Cull::none;
 }
 
-inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, unsigned n, std::uint16_t draw_id) {
+inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, unsigned n, std::uint16_t draw_id,
+                           Vis* vis = nullptr) {
   DrawResult r;
   const bool strip = d.topology == TS_TOPOLOGY_TRI_STRIP;
   const bool patch = d.topology == TS_TOPOLOGY_PATCH_QUAD || d.topology == TS_TOPOLOGY_PATCH_TRI ||
@@ -239,11 +320,26 @@ inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, uns
   if (r.bad_topology || r.bad_index_type) return r;
   const unsigned ncp = d.topology == TS_TOPOLOGY_PATCH_QUAD ? 4 : d.topology == TS_TOPOLOGY_PATCH_ISOLINE ? 2 : 3;
   r.prims = strip ? (d.count >= 3 ? d.count - 2 : 0) : d.count / ncp;
-  for (std::uint32_t left = r.prims; left > 0;) {
-    const std::uint32_t k = std::min<std::uint32_t>(left, s.sb_size());
+  // TEST: list and patch primitives not visible in the coarse bin are dropped; sub-batches
+  // are the visible runs, cut at the sub-batch size
+  const std::uint64_t pass0 = vis ? vis->next : 0;
+  const bool test = vis && vis->mode == TS_VIS_MODE_TEST && !strip;
+  std::vector<bool> keep(r.prims, true);
+  if (test)
+    for (std::uint32_t p = 0; p < r.prims; ++p)
+      if (!vis->visible(pass0 + p, mem)) keep[p] = false, ++vis->skipped;
+  for (std::uint32_t p = 0; p < r.prims;) {
+    if (!keep[p]) {
+      ++p;
+      continue;
+    }
+    std::uint32_t k = 0;
+    while (p + k < r.prims && keep[p + k] && k < s.sb_size()) ++k;
     r.subbatches.push_back(k);
-    left -= k;
+    p += k;
   }
+  if (vis) vis->next += r.prims;
+  std::map<std::uint32_t, Box> boxes;  // WRITE: per primitive, its triangles' bounding box
   auto fetch = [&](std::uint32_t pos) {
     std::uint32_t vi = pos;
     if (d.index_type == TS_INDEX_TYPE_U16)
@@ -255,16 +351,27 @@ inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, uns
   auto emit = [&](std::uint32_t prim, const std::array<SVtx, 3>& t) {
     std::uint32_t mask = 0;
     bool huge = false;
-    switch (classify(s, t, n, mask, huge)) {
+    Box bx;
+    switch (classify(s, t, n, mask, huge, &bx)) {
       case Cull::zero_area: ++r.zero_area; break;
       case Cull::face: ++r.face; break;
       case Cull::offscreen: ++r.offscreen; break;
-      case Cull::none:
+      case Cull::none: {
+        auto [it, fresh] = boxes.try_emplace(prim, bx);
+        if (!fresh) {
+          Box& u = it->second;
+          u = Box{std::min(u.x0, bx.x0), std::max(u.x1, bx.x1), std::min(u.y0, bx.y0), std::max(u.y1, bx.y1)};
+        }
         r.visible.push_back(Tri{draw_id, prim, mask, t});
         r.huge += huge;
         r.all_slices += (mask == (1U << n) - 1) && n > 1;
         break;
+      }
     }
+  };
+  auto mark_all = [&] {
+    if (vis)
+      for (const auto& [p, bx] : boxes) vis->mark(pass0 + p, bx);
   };
   if (patch) {  // docs/tessellation.md "Patch draws": tf_record p, control points ncp*p + c
     using tessera::sim::PatchKind;
@@ -272,6 +379,7 @@ inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, uns
                            : d.topology == TS_TOPOLOGY_PATCH_TRI ? PatchKind::Tri
                                                                  : PatchKind::Isoline;
     for (std::uint32_t p = 0; p < r.prims; ++p) {
+      if (!keep[p]) continue;
       std::array<std::uint32_t, 4> w{};
       for (unsigned i = 0; i < 4; ++i) w[i] = mem.u32(((d.tf_addr + 16 * p) & ~15U) + 4 * i);
       const auto tf = tessera::layout::TfRecord::unpack(w.data());
@@ -309,9 +417,11 @@ inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, uns
         emit(p, t);
       }
     }
+    mark_all();
     return r;
   }
   for (std::uint32_t p = 0; p < r.prims; ++p) {
+    if (!keep[p]) continue;
     std::array<SVtx, 3> t;
     if (strip) {
       t = {fetch(p), fetch(p + 1), fetch(p + 2)};
@@ -321,6 +431,7 @@ inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, uns
     }
     emit(p, t);
   }
+  mark_all();
   return r;
 }
 
