@@ -672,6 +672,14 @@ TessCounters Kmd::read_tess_counters() {
   return c;
 }
 
+VisCounters Kmd::read_vis_counters() {
+  auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_.read_reg(TS_GEOM_BASE_ADDR + off)); };
+  VisCounters c;
+  c.skipped = r(TS_GEOM_VIS_SKIPPED_OFFSET);
+  c.recorded = r(TS_GEOM_VIS_RECORDED_OFFSET);
+  return c;
+}
+
 ThrottleCounters Kmd::read_throttle_counters() {
   auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_.read_reg(TS_GEOM_BASE_ADDR + off)); };
   ThrottleCounters c;

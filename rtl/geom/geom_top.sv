@@ -14,8 +14,9 @@
 //              triangles of the draws before it (towards the raster side).
 //   mem_*      one memory client per slice (the slice's VFD): 64-byte READs, tags matched.
 //   vis_mem_*  two-level binning's client (docs/two-level.md): PC_US's coarse-bin bitmap
-//              READs (tag 0x80) and the visibility writer's full-line WRITEs (tags 0..3); the
-//              two never overlap (PC_US reads only once the writer has finished).
+//              READs (tag 0x44) and the visibility writer's full-line WRITEs (tags 0x40..0x43),
+//              tag bit 6 always set (the vertex fetch's never is: pipe_top merges this client
+//              into slice 0's); the two never overlap (PC_US reads only once the writer is done).
 //   tri_*      per receiving slice: triangles in API order (geom_pkg::tri_t).
 //   rd_*       per receiving slice: parameter-store reads {src slice, entry}; the response
 //              (the three screen vertices, geom_pkg::svtx_t each, v0 in the top bits) comes
@@ -148,7 +149,7 @@ module geom_top #(
     .state_i(gstate), .sb_size_i(sb_size), .policy_ll_i(policy_ll),
     .vis_cfg_i(vis_cfg), .vis_done_i(vw_done),
     .vis_rd_valid_o(vr_valid), .vis_rd_ready_i(vr_ready), .vis_rd_addr_o(vr_addr),
-    .vis_rsp_valid_i(vis_mem_rsp_valid_i && vis_rsp.tag[7]), .vis_rsp_err_i(vis_rsp.err),
+    .vis_rsp_valid_i(vis_mem_rsp_valid_i && vis_rsp.tag[2]), .vis_rsp_err_i(vis_rsp.err),
     .vis_rsp_line_i(vis_rsp.rdata), .ev_vis_skip_o(ev_vis_skip),
     .sb_valid_o(sb_valid), .sb_ready_i(sb_ready), .sb_desc_o(sb_desc),
     .prim_done_i(prim_done), .outstanding_o(outstanding),
@@ -265,7 +266,7 @@ module geom_top #(
     vr_req      = '0;
     vr_req.op   = tessera_mem_pkg::MEM_OP_READ;
     vr_req.addr = vr_addr;
-    vr_req.tag  = 8'h80;
+    vr_req.tag  = 8'h44;
   end
   assign vis_mem_req_valid_o = vw_req_valid || vr_valid;
   assign vis_mem_req_o       = vw_req_valid ? vw_req : vr_req;

@@ -23,7 +23,9 @@
 //     waits until every write is acknowledged (so the lines are in slice 0's CCHE before the
 //     END reaches the raster slices, whose END writes the CCHE back), then lets it go.
 // Primitives beyond the buffer (VIS_STRIDE lines of 512 per bin) are not recorded; PC_US
-// treats them as visible. Up to 4 writes are outstanding (tags 0..3; PC_US's reads use 0x80).
+// treats them as visible. Up to 4 writes are outstanding (tags 0x40..0x43; PC_US's reads use
+// 0x44; bit 6 set keeps them apart from the vertex fetch's tags when pipe_top merges the client
+// into slice 0's port).
 
 `include "prim_assert.svh"
 
@@ -141,10 +143,10 @@ module geom_vis_writer (
     mem_req_o.addr  = {la_q, 6'b0};
     mem_req_o.wstrb = '1;
     mem_req_o.wdata = lbuf_q;
-    mem_req_o.tag   = {6'b0, tag};
+    mem_req_o.tag   = {6'b010000, tag};
   end
   logic rsp_mine;
-  assign rsp_mine = mem_rsp_valid_i && !mem_rsp_i.tag[7];
+  assign rsp_mine = mem_rsp_valid_i && !mem_rsp_i.tag[2];
 
   logic last_bin;
   assign last_bin = (cx_q == cfg_q.nx - 6'd1) && (cy_q == cfg_q.ny - 6'd1);
@@ -311,7 +313,7 @@ module geom_vis_writer (
 
   logic unused;
   assign unused = ^{cfg_q.mode, cfg_q.bin, mem_rsp_i.err, mem_rsp_i.op, mem_rsp_i.src,
-                    mem_rsp_i.rdata, mem_rsp_i.tag[6:2]};
+                    mem_rsp_i.rdata, mem_rsp_i.tag[7:3]};
 
   // triangles come in API order: a pass number never goes back a group
   `ASSERT(TrianglesInOrder_A, tri_valid_i && st_q == Run |-> tgrp >= grp_q)

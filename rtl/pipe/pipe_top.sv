@@ -184,7 +184,7 @@ module pipe_top #(
   logic [NS-1:0]                    g_mon_sb;
   logic [geom_pkg::SB_SIZE_W-1:0]   g_mon_sb_prims;
   logic [NS*16-1:0]                 g_mon_outstanding;
-  // two-level binning's client (bitmap reads, visibility writes): a third port of CCHE 0
+  // two-level binning's client (bitmap reads, visibility writes), merged into CCHE 0's port 0
   logic                             gv_req_valid, gv_req_ready, gv_rsp_valid, gv_rsp_ready;
   logic [ReqW-1:0]                  gv_req;
   logic [RspW-1:0]                  gv_rsp;
@@ -339,35 +339,63 @@ module pipe_top #(
     assign stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_BUSY_CYCLES_LSB +: 32] = busy_cyc_q;
     assign stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_GEOM_TRIS_LSB +: 32] = tri_cnt_q;
 
-    // ---- CCHE: port 0 the geometry slice's vertex fetch, port 1 the raster slice; slice 0's
-    // port 2 two-level binning's client (its lines are written back with the raster slice's
-    // at RENDERPASS_END, and PC_US's bitmap reads see the writer's lines in this cache) ------
-    localparam int unsigned NP = (s == 0) ? 3 : 2;
-    logic [NP*ReqW-1:0] c_req;
-    logic [NP*RspW-1:0] c_rsp;
-    logic [NP-1:0]      c_req_valid, c_req_ready, c_rsp_valid, c_rsp_ready;
+    // ---- CCHE: port 0 the geometry slice's vertex fetch, port 1 the raster slice. Slice 0's
+    // port 0 also carries two-level binning's client (bitmap reads, visibility writes; tag bit
+    // 6, which the vertex fetch never sets): its lines are written back with the raster
+    // slice's at RENDERPASS_END, and PC_US's bitmap reads see the writer's lines here. (Not a
+    // third port: a 3-port response bus is 50 words, which an assertion on a client's tag
+    // samples whole, and Verilator 5.006 cannot build that; docs/lint-and-synthesis.md.) ------
+    logic [2*ReqW-1:0] c_req;
+    logic [2*RspW-1:0] c_rsp;
+    logic [1:0]        c_req_valid, c_req_ready, c_rsp_valid, c_rsp_ready;
     logic              maint_req_q, maint_inv_q, maint_done;
     tessera_mem_pkg::mem_req_t d_req;
     tessera_mem_pkg::mem_rsp_t d_rsp;
-    assign c_req_valid[1:0] = {r_req_valid, gm_req_valid[s]};
-    assign c_req[2*ReqW-1:0] = {req, gm_req[s*ReqW +: ReqW]};
-    assign {r_req_ready, gm_req_ready[s]} = c_req_ready[1:0];
-    assign c_rsp_ready[1:0] = {r_rsp_ready, gm_rsp_ready[s]};
-    assign {r_rsp_valid, gm_rsp_valid[s]} = c_rsp_valid[1:0];
+    logic              g_req_valid, g_req_ready, g_rsp_valid, g_rsp_ready;
+    logic [ReqW-1:0]   g_req;
+    assign c_req_valid = {r_req_valid, g_req_valid};
+    assign c_req       = {req, g_req};
+    assign {r_req_ready, g_req_ready} = c_req_ready;
+    assign c_rsp_ready = {r_rsp_ready, g_rsp_ready};
+    assign {r_rsp_valid, g_rsp_valid} = c_rsp_valid;
     assign rsp = c_rsp[RspW +: RspW];
     assign gm_rsp[s*RspW +: RspW] = c_rsp[0 +: RspW];
-    if (s == 0) begin : gen_vis_port
-      assign c_req_valid[2]            = gv_req_valid;
-      assign c_req[2*ReqW +: ReqW]     = gv_req;
-      assign gv_req_ready              = c_req_ready[2];
-      assign c_rsp_ready[2]            = gv_rsp_ready;
-      assign gv_rsp_valid              = c_rsp_valid[2];
-      assign gv_rsp                    = c_rsp[2*RspW +: RspW];
+    if (s == 0) begin : gen_vis_merge
+      // the visibility client first (a few lines per pass), held while not accepted
+      logic vsel, vsel_q, vlock_q;
+      logic p0_vis;   // the port-0 response is the visibility client's
+      assign p0_vis      = c_rsp[tessera_mem_pkg::MEM_RSP_TAG_LSB + 6];
+      assign vsel        = vlock_q ? vsel_q : gv_req_valid;
+      assign g_req_valid = vsel ? gv_req_valid : gm_req_valid[s];
+      assign g_req       = vsel ? gv_req : gm_req[s*ReqW +: ReqW];
+      assign gv_req_ready      = vsel && g_req_ready;
+      assign gm_req_ready[s]   = !vsel && g_req_ready;
+      assign gv_rsp_valid      = g_rsp_valid && p0_vis;
+      assign gm_rsp_valid[s]   = g_rsp_valid && !p0_vis;
+      assign g_rsp_ready       = p0_vis ? gv_rsp_ready : gm_rsp_ready[s];
+      assign gv_rsp            = c_rsp[0 +: RspW];
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          vsel_q  <= 1'b0;
+          vlock_q <= 1'b0;
+        end else begin
+          vsel_q  <= vsel;
+          vlock_q <= g_req_valid && !g_req_ready;
+        end
+      end
+      // the vertex fetch never uses tag bit 6
+      `ASSERT(VfdTagBit6Clear_A, gm_req_valid[s] |-> !gm_req[s*ReqW + tessera_mem_pkg::MEM_REQ_TAG_LSB + 6])
+    end else begin : gen_no_vis
+      assign g_req_valid     = gm_req_valid[s];
+      assign g_req           = gm_req[s*ReqW +: ReqW];
+      assign gm_req_ready[s] = g_req_ready;
+      assign gm_rsp_valid[s] = g_rsp_valid;
+      assign g_rsp_ready     = gm_rsp_ready[s];
     end
     assign mem_req_o[s*ReqW +: ReqW] = d_req;
     assign d_rsp = mem_rsp_i[s*RspW +: RspW];
 
-    ccche #(.NUM_PORTS(NP), .LINES(CCHE_LINES), .WAYS(CCHE_WAYS)) u_ccche (
+    ccche #(.NUM_PORTS(2), .LINES(CCHE_LINES), .WAYS(CCHE_WAYS)) u_ccche (
       .clk_i, .rst_ni,
       .cl_req_valid_i(c_req_valid), .cl_req_ready_o(c_req_ready), .cl_req_i(c_req),
       .cl_rsp_valid_o(c_rsp_valid), .cl_rsp_ready_i(c_rsp_ready), .cl_rsp_o(c_rsp),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "tessera/driver/error.hpp"
 #include "tessera/sim/ref_render.hpp"
@@ -135,7 +136,7 @@ void RefFrameRenderer::draw(const driver::PipeCommand& cmd, SparseMemory& mem) {
     t.prim_id = k / 3;
     for (unsigned i = 0; i < 3; ++i) t.v[i] = vertex(k + i);
     if (culled(t, geom_, width_, height_)) continue;
-    vis_mark(prim, t);
+    vis_mark(prim, block_box(t));
     pass_renderer_->triangle(t);
     ++tris_;
   }
@@ -165,8 +166,7 @@ bool RefFrameRenderer::vis_dropped(uint64_t prim, SparseMemory& mem) {
   return true;
 }
 
-void RefFrameRenderer::vis_mark(uint64_t prim, const raster::Triangle& t) {
-  if (vis_.mode != TS_VIS_MODE_WRITE || prim >= vis_.capacity()) return;
+RefFrameRenderer::BlockBox RefFrameRenderer::block_box(const raster::Triangle& t) const {
   // TSEFE_S's box: the extreme vertices' pixels, clamped to the target (docs/geometry.md)
   int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = INT64_MAX, y1 = INT64_MIN;
   for (const raster::Vertex& v : t.v) {
@@ -176,14 +176,21 @@ void RefFrameRenderer::vis_mark(uint64_t prim, const raster::Triangle& t) {
     y0 = std::min(y0, y >> 4);
     y1 = std::max(y1, y >> 4);
   }
-  auto cbin = [](int64_t px, uint32_t limit, uint32_t size, uint32_t n) {
-    const int64_t c = std::clamp<int64_t>(px, 0, int64_t{limit} - 1);
-    return std::min<uint32_t>(static_cast<uint32_t>(c >> 6) / size, n - 1);  // beyond the grid: the last
+  auto block = [](int64_t px, uint32_t limit) {
+    return static_cast<uint32_t>(std::clamp<int64_t>(px, 0, int64_t{limit} - 1) >> 6);
   };
-  const uint32_t cx0 = cbin(x0, width_, vis_.w, vis_.nx), cx1 = cbin(x1, width_, vis_.w, vis_.nx);
-  const uint32_t cy0 = cbin(y0, height_, vis_.h, vis_.ny), cy1 = cbin(y1, height_, vis_.h, vis_.ny);
-  for (uint32_t cy = cy0; cy <= cy1; ++cy) {
-    for (uint32_t cx = cx0; cx <= cx1; ++cx) {
+  return BlockBox{block(x0, width_), block(x1, width_), block(y0, height_), block(y1, height_)};
+}
+
+// The coarse bins a box touches: bin (cx, cy) covers blocks [cx*w, cx*w + w) x [cy*h, cy*h + h),
+// the visibility writer's comparison (rtl/geom/geom_vis_writer.sv).
+void RefFrameRenderer::vis_mark(uint64_t prim, const BlockBox& box) {
+  if (vis_.mode != TS_VIS_MODE_WRITE || prim >= vis_.capacity()) return;
+  for (uint32_t cy = 0; cy < vis_.ny; ++cy) {
+    for (uint32_t cx = 0; cx < vis_.nx; ++cx) {
+      if (box.x0 > cx * vis_.w + vis_.w - 1 || box.x1 < cx * vis_.w || box.y0 > cy * vis_.h + vis_.h - 1 ||
+          box.y1 < cy * vis_.h)
+        continue;
       std::vector<uint8_t>& b = vis_.bits[cy * vis_.nx + cx];
       if (b.size() <= prim / 8) b.resize(prim / 8 + 1, 0);
       b[prim / 8] |= static_cast<uint8_t>(1u << (prim % 8));
@@ -254,6 +261,9 @@ void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory
       t.v = v.v;
     }
     const TessResult r = tessellate(kind, cps, f);
+    // the patch's visibility: the bounding box of its surviving triangles' boxes (the writer
+    // merges a primitive's triangles; docs/two-level.md)
+    std::optional<BlockBox> patch_box;
     ++tess_.patches;
     tess_.triangles += r.triangles.size();
     tess_.isoline_segments += r.isoline_segments;
@@ -270,10 +280,19 @@ void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory
         t.v[i].v = s.v;
       }
       if (culled(t, geom_, width_, height_)) continue;
-      vis_mark(vprim, t);
+      const BlockBox bb = block_box(t);
+      if (!patch_box) {
+        patch_box = bb;
+      } else {
+        patch_box->x0 = std::min(patch_box->x0, bb.x0);
+        patch_box->x1 = std::max(patch_box->x1, bb.x1);
+        patch_box->y0 = std::min(patch_box->y0, bb.y0);
+        patch_box->y1 = std::max(patch_box->y1, bb.y1);
+      }
       pass_renderer_->triangle(t);
       ++tris_;
     }
+    if (patch_box) vis_mark(vprim, *patch_box);
   }
 }
 

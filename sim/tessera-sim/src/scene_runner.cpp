@@ -177,7 +177,8 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     const uint64_t bins = std::max<uint64_t>(1, uint64_t{uc.two_level.coarse_x} * uc.two_level.coarse_y);
     const uint64_t lines = std::max<uint64_t>(1, (scene_.triangles() + scene_.patches() + 511) / 512);
     const uint32_t bytes = static_cast<uint32_t>(std::min<uint64_t>(bins * lines * 64, 64u << 20));
-    umd_->set_vis_buffer(VisBuffer{kmd_->allocate(bytes, 64), bytes});
+    vis_buffer_ = VisBuffer{kmd_->allocate(bytes, 64), bytes};
+    umd_->set_vis_buffer(vis_buffer_);
   }
 
   auto make_target = [&](const std::string& name, uint32_t w, uint32_t h) {
@@ -231,6 +232,15 @@ std::optional<TessCounters> SceneRunner::read_tess() {
   return std::nullopt;  // the reference backend without a pipeline model draws nothing
 }
 
+std::optional<driver::VisCounters> SceneRunner::read_vis() {
+  if (rtl_) return kmd_->read_vis_counters();  // the GEOM VIS_* registers
+  if (renderer_) {
+    const std::optional<uint64_t> s = renderer_->primitives_skipped(), r = renderer_->primitives_recorded();
+    if (s && r) return driver::VisCounters{*s, *r};
+  }
+  return std::nullopt;
+}
+
 std::vector<driver::PipeCommand> SceneRunner::pipe_log() const {
   if (ref_) return ref_->pipe_log();
   if (rtl_) return rtl_->pipe_log();
@@ -247,6 +257,7 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   // The tessellation counters are read outside the frame's cycles (before cyc0 here, after
   // every other counter at the end): their register reads clock the RTL GPU.
   const std::optional<TessCounters> tess0 = read_tess();
+  const std::optional<driver::VisCounters> vis0 = read_vis();
   const std::optional<ThrottleCounters> thr0 =
       rtl_ ? std::optional<ThrottleCounters>(kmd_->read_throttle_counters()) : std::nullopt;
   const uint64_t cyc0 = dev_->cycles();
@@ -260,8 +271,6 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     slc0 = read_slc();
   }
   const std::size_t pipe0 = rtl_ ? rtl_->sim().pipe_log().size() : ref_->pipe_log().size();
-  const std::optional<uint64_t> skipped0 = renderer_ && !rtl_ ? renderer_->primitives_skipped() : std::nullopt;
-  const std::optional<uint64_t> recorded0 = renderer_ && !rtl_ ? renderer_->primitives_recorded() : std::nullopt;
   if (rtl_ && cfg_.record_slices) rtl_->sim().start_slice_recording();
 
   const FramePlan plan = plan_frame(scene_, frame);
@@ -422,6 +431,11 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     s.deleted_clean = s1.deleted_clean - slc0.deleted_clean;
     st.slc = s;
   }
+  std::optional<driver::VisCounters> vis_delta;
+  if (const std::optional<driver::VisCounters> vis1 = read_vis(); vis0 && vis1) {
+    auto d = [&](uint64_t a, uint64_t b) -> uint64_t { return rtl_ ? static_cast<uint32_t>(b - a) : b - a; };
+    vis_delta = driver::VisCounters{d(vis0->skipped, vis1->skipped), d(vis0->recorded, vis1->recorded)};
+  }
   if (const std::optional<TessCounters> tess1 = read_tess(); tess0 && tess1) {
     // the RTL's are wrapping 32-bit counters: the difference modulo 2^32
     auto d = [&](uint64_t a, uint64_t b) -> uint64_t { return rtl_ ? static_cast<uint32_t>(b - a) : b - a; };
@@ -540,9 +554,9 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
         tl.gmem_load_bytes = 64 * rd;
         tl.gmem_store_bytes = 64 * wr;
       }
-      if (skipped0 && recorded0) {
-        tl.primitives_skipped = *renderer_->primitives_skipped() - *skipped0;
-        tl.primitives_recorded = *renderer_->primitives_recorded() - *recorded0;
+      if (vis_delta) {
+        tl.primitives_skipped = vis_delta->skipped;
+        tl.primitives_recorded = vis_delta->recorded;
       }
       st.two_level = tl;
     }
@@ -578,6 +592,12 @@ std::vector<std::pair<uint32_t, uint32_t>> SceneRunner::deleted_target_ranges() 
       out.push_back({t.depth, t.width * t.height * 4});
     }
   return out;
+}
+
+std::vector<uint8_t> SceneRunner::read_vis_buffer() {
+  std::vector<uint8_t> b(vis_buffer_.size);
+  dev_->read_mem(vis_buffer_.addr, b);
+  return b;
 }
 
 std::vector<uint8_t> SceneRunner::read_screen() {

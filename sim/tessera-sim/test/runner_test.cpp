@@ -561,7 +561,8 @@ struct TwoLevelCase {
 class RtlTwoLevel : public ::testing::TestWithParam<TwoLevelCase> {};
 
 std::vector<std::vector<uint8_t>> screens(const LoadedScene& ls, const std::string& backend, const TwoLevelCase& c,
-                                          const std::vector<bool>& modes, std::vector<FrameStats>* stats = nullptr) {
+                                          const std::vector<bool>& modes, std::vector<FrameStats>* stats = nullptr,
+                                          std::vector<std::vector<uint8_t>>* vis = nullptr) {
   RunConfig rc;
   rc.backend = backend;
   rc.slices = c.slices;
@@ -576,6 +577,7 @@ std::vector<std::vector<uint8_t>> screens(const LoadedScene& ls, const std::stri
     const FrameStats st = r.run_frame(f);
     if (stats) stats->push_back(st);
     out.push_back(r.read_screen());
+    if (vis) vis->push_back(r.read_vis_buffer());
   }
   return out;
 }
@@ -594,9 +596,10 @@ TEST_P(RtlTwoLevel, PicturesEqualTheReferenceAndPbb) {
   s.width = 112;
   s.height = 72;
   const LoadedScene ls = load_assets(std::move(s));
-  std::vector<FrameStats> st;
-  const auto rtl = screens(ls, "rtl", c, c.modes, &st);
-  const auto ref = screens(ls, "ref", c, c.modes);
+  std::vector<FrameStats> st, ref_st;
+  std::vector<std::vector<uint8_t>> rtl_vis, ref_vis;
+  const auto rtl = screens(ls, "rtl", c, c.modes, &st, &rtl_vis);
+  const auto ref = screens(ls, "ref", c, c.modes, &ref_st, &ref_vis);
   const auto pbb = screens(ls, "ref", c, std::vector<bool>(c.modes.size(), false));
   for (std::size_t f = 0; f < c.modes.size(); ++f) {
     SCOPED_TRACE(fmt::format("frame {} ({})", f, c.modes[f] ? "two-level" : "pbb"));
@@ -609,6 +612,12 @@ TEST_P(RtlTwoLevel, PicturesEqualTheReferenceAndPbb) {
       EXPECT_EQ(st[f].two_level->passes, 2u);
       EXPECT_GT(st[f].two_level->replays, 0u);
       EXPECT_GT(st[f].two_level->gmem_store_bytes.value_or(0), 0u);
+      // the geometry's visibility pass and coarse-bin test, bit for bit with the reference
+      EXPECT_TRUE(rtl_vis[f] == ref_vis[f]) << "the RTL's visibility buffer differs from the reference's";
+      ASSERT_TRUE(ref_st[f].two_level.has_value());
+      EXPECT_EQ(st[f].two_level->primitives_recorded, ref_st[f].two_level->primitives_recorded);
+      EXPECT_EQ(st[f].two_level->primitives_skipped, ref_st[f].two_level->primitives_skipped);
+      EXPECT_GT(st[f].two_level->primitives_recorded.value_or(0), 0u);
       std::printf("%u slice(s), %u px bins, %ux%u grid: frame %zu, %lu cycles, %lu coarse bins, GMEM %lu B written\n",
                   c.slices, 16u << static_cast<unsigned>(c.bin), c.grid.coarse_x, c.grid.coarse_y, f,
                   static_cast<unsigned long>(st[f].cycles), static_cast<unsigned long>(st[f].two_level->coarse_bins),

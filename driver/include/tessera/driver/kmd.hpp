@@ -108,6 +108,14 @@ struct TessCounters {
   bool operator==(const TessCounters&) const = default;
 };
 
+// Two-level binning's counters (GEOM VIS_SKIPPED, VIS_RECORDED; docs/two-level.md):
+// primitives the coarse-bin replays dropped before vertex fetch, primitives the visibility
+// passes recorded. Wrapping 32-bit values like SlcCounters.
+struct VisCounters {
+  uint64_t skipped = 0, recorded = 0;
+  bool operator==(const VisCounters&) const = default;
+};
+
 // The slices' tessellation-stage timing counters (GEOM TESS_HS_LATENCY, TESS_HS_STALL,
 // TESS_DS_STALL, TESS_INFLIGHT_CYCLES; summed over the slices). Only the RTL has them.
 struct ThrottleCounters {
@@ -178,6 +186,8 @@ class Kmd {
   SlcCounters read_slc_counters();
   // Reads the GEOM block's tessellation counters, in TessCounters' order.
   TessCounters read_tess_counters();
+  // Reads the GEOM block's two-level binning counters.
+  VisCounters read_vis_counters();
   // Reads the GEOM block's tessellation-stage timing counters.
   ThrottleCounters read_throttle_counters();
   // Per queue; a queue that does not exist (or any before init) is a DriverError naming it and

@@ -79,7 +79,12 @@ class RefFrameRenderer final : public FrameRenderer {
   void vis_end(SparseMemory& memory);
   bool vis_dropped(uint64_t prim, SparseMemory& memory);  // TEST: not in the coarse bin
   // WRITE: the coarse bins of a surviving triangle's TSEFE_S bounding box, recorded for prim
-  void vis_mark(uint64_t prim, const raster::Triangle& t);
+  // A triangle's box in 64-pixel blocks: TSEFE_S's pixel box clamped to the target.
+  struct BlockBox {
+    uint32_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  };
+  BlockBox block_box(const raster::Triangle& t) const;
+  void vis_mark(uint64_t prim, const BlockBox& b);
 
   Vis vis_;
   driver::TwoLevelStateReader vis_regs_;   // the CP's two-level register writes

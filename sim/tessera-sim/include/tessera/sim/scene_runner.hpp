@@ -184,6 +184,9 @@ class SceneRunner {
   double setup_upload_seconds() const { return setup_upload_seconds_; }
   // The screen target's color as RGBA8 rows (read back from GPU memory).
   std::vector<uint8_t> read_screen();
+  // The two-level visibility buffer's bytes (docs/two-level.md "Visibility buffer"): after a
+  // two-level frame, the bitmaps its last visibility pass wrote.
+  std::vector<uint8_t> read_vis_buffer();
   // Everything the pipeline received so far, in RefDevice's format (both backends).
   std::vector<driver::PipeCommand> pipe_log() const;
   driver::Device& device() { return *dev_; }
@@ -203,6 +206,7 @@ class SceneRunner {
   };
   SlcCounters read_slc();
   std::optional<TessCounters> read_tess();
+  std::optional<driver::VisCounters> read_vis();  // two-level binning's counters, if the backend has them
   // Host write of GPU memory, timed into the given upload counters.
   void upload(uint32_t addr, std::span<const uint8_t> bytes, uint64_t& n, uint64_t& cycles, double& seconds);
 
@@ -216,6 +220,7 @@ class SceneRunner {
   std::unique_ptr<driver::Umd> umd_;
   std::unique_ptr<driver::Kmd> kmd_;
   std::map<std::string, Target> targets_;
+  driver::VisBuffer vis_buffer_;
   std::map<std::string, driver::TextureBinding> textures_;
   std::vector<GpuPass> last_passes_;
   uint64_t setup_upload_bytes_ = 0, setup_upload_cycles_ = 0;
