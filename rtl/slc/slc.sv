@@ -98,7 +98,7 @@ module slc #(
   localparam int unsigned AmtW      = $clog2(WAYS + 1);         // per-cycle counter increment
   localparam int unsigned RspDepthW = $clog2(RSP_DEPTH + 1);
   localparam int unsigned WbEntW    = LineAW + DsidW + WbW + LineW;
-  localparam int unsigned NumCnt    = 16;
+  localparam int unsigned NumCnt    = 17;
   localparam int unsigned ArbN      = NUM_MSHR + 1;             // writeback FIFO + MSHR fills
   localparam int unsigned ArbIdxW   = $clog2(ArbN);
   localparam int unsigned MTagLoW   = MTagW - 1;                // tag bits below the kind bit
@@ -114,7 +114,7 @@ module slc #(
   localparam int unsigned CReads = 0, CWrites = 1, CPrefetches = 2, CHits = 3, CMisses = 4,
                           CEvictions = 5, CWritebacks = 6, CFills = 7, CDelDirty = 8,
                           CDelClean = 9, CPfFills = 10, CPfUsed = 11, CPfUnused = 12,
-                          CErrors = 13, CInvalDirty = 14, CMemErrors = 15;
+                          CErrors = 13, CInvalDirty = 14, CMemErrors = 15, CPfDropped = 16;
 
   localparam logic [1:0] OpRead  = tessera_mem_pkg::MEM_OP_READ;
   localparam logic [1:0] OpWrite = tessera_mem_pkg::MEM_OP_WRITE;
@@ -509,6 +509,11 @@ module slc #(
             s2_rsp_push_d = 1'b1;
             s2_rsp_err_d  = 1'b1;
             ev[CErrors*AmtW +: AmtW] = AmtW'(1);
+          end else if (mshr_conflict && s1_op == OpPref) begin
+            // a PREFETCH of a line already on its way: nothing to do (never wait: a prefetch
+            // must not hold the demand requests behind it)
+            s2_rsp_push_d = 1'b1;
+            ev[CPrefetches*AmtW +: AmtW] = AmtW'(1);
           end else if (mshr_conflict) begin
             s1_stall = 1'b1;     // same line as an outstanding miss: wait for its install
           end else if (hit) begin
@@ -559,7 +564,17 @@ module slc #(
             full_wr = (s1_op == OpWrite) && (&s1_req.wstrb);
             vdirty  = w_valid[victim] && w_dirty[victim];
             direct  = full_wr && !vdirty;
-            if (!victim_ok || (!direct && !mshr_has_free) || (vdirty && (!wb_has_free || victim_wb_busy))) begin
+            logic no_room;
+            no_room = !victim_ok || (!direct && !mshr_has_free) || (vdirty && (!wb_has_free || victim_wb_busy));
+            if ((!victim_ok || !mshr_has_free) && s1_op == OpPref) begin
+              // no free miss slot (or no way: every way of the set waits for a fill): the
+              // PREFETCH is dropped and answered, not queued, so it never holds the demand
+              // requests behind it for a miss's latency (issue 19). A dirty victim whose
+              // writeback slot is busy waits as before: that lasts a writeback's ack at most.
+              s2_rsp_push_d = 1'b1;
+              ev[CPrefetches*AmtW +: AmtW] = AmtW'(1);
+              ev[CPfDropped*AmtW +: AmtW]  = AmtW'(1);
+            end else if (no_room) begin
               s1_stall = 1'b1;
             end else begin
               unique case (s1_op)

@@ -146,6 +146,7 @@ module slc_regs #(
     hw2reg.cnt_prefetch_unused.value = counters_i[12*32 +: 32];
     hw2reg.cnt_errors.value          = counters_i[13*32 +: 32];
     hw2reg.cnt_inval_dirty.value     = counters_i[14*32 +: 32];
+    hw2reg.cnt_prefetch_dropped.value = counters_i[16*32 +: 32];
     hw2reg.cnt_mem_errors.value      = counters_i[15*32 +: 32];
   end
 
@@ -184,7 +185,7 @@ module slc_regs #(
 
   // ---- assertions --------------------------------------------------------------------------
   `ASSERT_INIT(CmdDepthFits_A, CMD_DEPTH >= 1 && CMD_DEPTH < (1 << tessera_spec_pkg::TS_SLC_STATUS_QUEUED_WIDTH))
-  `ASSERT_INIT(CounterSpan_A, NUM_CNT == (tessera_spec_pkg::TS_SLC_CNT_MEM_ERRORS_OFFSET
+  `ASSERT_INIT(CounterSpan_A, NUM_CNT == (tessera_spec_pkg::TS_SLC_CNT_PREFETCH_DROPPED_OFFSET
                                           - tessera_spec_pkg::TS_SLC_CNT_READS_OFFSET) / 4 + 1)
   `ASSERT_INIT(DsidFits_A, DW == tessera_spec_pkg::TS_SLC_CMD_DSID_WIDTH &&
                            DW == tessera_spec_pkg::TS_SLC_OCC_SEL_DSID_WIDTH)

@@ -312,9 +312,9 @@ Task<> t_concurrent(tb::Dut<V>& dut, Params p, unsigned nreq, unsigned nsets, un
   check(c[kInvalDirty] == flat.inval_dirty, "INVAL_DIRTY {} but {} dirty lines were invalidated", c[kInvalDirty],
         flat.inval_dirty);
   check(c[kMemErrors] == 0, "MEM_ERRORS {}", c[kMemErrors]);
-  check(c[kPfFills] <= c[kPrefetches] && c[kPfUsed] + c[kPfUnused] <= c[kPfFills],
-        "prefetch counters inconsistent: fills {} used {} unused {} of {} prefetches", c[kPfFills], c[kPfUsed],
-        c[kPfUnused], c[kPrefetches]);
+  check(c[kPfFills] + c[kPfDropped] <= c[kPrefetches] && c[kPfUsed] + c[kPfUnused] <= c[kPfFills],
+        "prefetch counters inconsistent: fills {} dropped {} used {} unused {} of {} prefetches", c[kPfFills],
+        c[kPfDropped], c[kPfUsed], c[kPfUnused], c[kPrefetches]);
   const std::uint32_t lines = co_await env.reg_read(TS_SLC_LINES_OFFSET);
   check(TS_SLC_LINES_DIRTY_GET(lines) == 0, "LINES.dirty = {} after the final FLUSH", TS_SLC_LINES_DIRTY_GET(lines));
   unsigned occ_sum = 0;
@@ -715,6 +715,61 @@ TB_TEST(Vslc_small, prefetch_accounting) {
   const Counters& m = s.model().counters();
   check(m[kPfFills] == 4 && m[kPfUsed] == 2 && m[kPfUnused] == 2, "model: 4 prefetch fills, 2 used, 2 unused");
   co_await s.check_state(ds(0, 3), "prefetch");
+}
+
+}  // namespace
+
+namespace {
+
+// Catches (issue 19): a PREFETCH that waits for a miss slot instead of being dropped (it would
+// hold every demand request behind it for a miss's latency); a drop that is not answered, not
+// counted, or that fills the line anyway; a PREFETCH of a line whose fill is already in flight
+// waiting for that fill. Memory answers after 300 cycles, in order; NUM_MSHR READ misses take
+// every miss slot first.
+TB_TEST(Vslc_small, prefetch_dropped_when_no_miss_slot) {
+  SlcEnv<Vslc_small> env(dut, kSmall, tb::mem::steady_memory<MemConfig>(300));
+  co_await env.start();
+  const Geometry g = kSmall.geometry();
+  FlatModel flat;
+  std::map<std::uint32_t, std::uint64_t> answered;  // address + op -> cycle of the response
+  auto send = [&](const Req& r) {
+    UpItem it;
+    it.req = r;
+    it.on_accept = [&flat](const Req& q, std::uint64_t) { return flat.accept(q); };
+    it.on_rsp = [&answered](const Req& q, const Rsp&, std::uint64_t cyc) {
+      answered[q.addr | static_cast<std::uint32_t>(q.op)] = cyc;
+    };
+    env.up.send(std::move(it));
+  };
+  const unsigned mshrs = kSmall.mshrs;
+  std::vector<std::uint32_t> reads;
+  for (unsigned m = 0; m < mshrs; ++m) reads.push_back(g.addr_of(m, 0x40 + m));
+  for (const std::uint32_t a : reads) send(rd(a));
+  const std::uint32_t fresh = g.addr_of(mshrs, 0x60), inflight = reads[0], behind = g.addr_of(mshrs + 1, 0x70);
+  send(pf(fresh));     // no miss slot: dropped
+  send(pf(inflight));  // its line is being filled: nothing to do
+  send(rd(behind));    // a demand miss behind them: waits for a slot, not for the prefetches
+  co_await env.up.wait_idle(5000);
+  co_await env.quiesce();
+  const std::uint64_t first_fill = answered.at(reads[0] | static_cast<std::uint32_t>(Op::read));
+  for (const std::uint32_t a : {fresh, inflight})
+    check(answered.at(a | static_cast<std::uint32_t>(Op::prefetch)) < first_fill,
+          "PREFETCH {:#x} answered at cycle {}, after the first fill at {}: it waited for a miss slot", a,
+          answered.at(a | static_cast<std::uint32_t>(Op::prefetch)), first_fill);
+  const Counters c = co_await env.read_counters();
+  check(c[kPrefetches] == 2 && c[kPfDropped] == 1 && c[kPfFills] == 0,
+        "PREFETCHES/PREFETCH_DROPPED/PREFETCH_FILLS = {}/{}/{}, expected 2/1/0", c[kPrefetches], c[kPfDropped],
+        c[kPfFills]);
+  check(c[kFills] == mshrs + 1, "FILLS {}: the dropped prefetch must not fill ({} READ misses)", c[kFills], mshrs + 1);
+  // the dropped line is not resident: a READ of it misses
+  const std::uint64_t misses = c[kMisses];
+  send(rd(fresh));
+  co_await env.up.wait_idle(5000);
+  const Counters c2 = co_await env.read_counters();
+  check(c2[kMisses] == misses + 1, "a READ of the dropped prefetch's line hit: the drop filled it");
+  dut.log().info("prefetches answered at cycles {} and {}, first fill at {}; {} dropped",
+                 answered.at(fresh | static_cast<std::uint32_t>(Op::prefetch)),
+                 answered.at(inflight | static_cast<std::uint32_t>(Op::prefetch)), first_fill, c[kPfDropped]);
 }
 
 }  // namespace
