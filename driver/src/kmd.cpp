@@ -672,6 +672,10 @@ TessCounters Kmd::read_tess_counters() {
   return c;
 }
 
+void Kmd::set_slc_way_limit(uint32_t ways) {
+  dev_.write_reg(TS_SLC_BASE_ADDR + TS_SLC_WAY_LIMIT_OFFSET, TS_SLC_WAY_LIMIT_WAYS_PUT(ways));
+}
+
 VisCounters Kmd::read_vis_counters() {
   auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_.read_reg(TS_GEOM_BASE_ADDR + off)); };
   VisCounters c;

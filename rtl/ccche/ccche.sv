@@ -339,6 +339,7 @@ module ccche #(
 
   prim_plru #(.WAYS (WAYS)) u_plru (
     .bits_i      (set_plru),
+    .left_levels_i('0),
     .touch_way_i (touch_way),
     .victim_o    (plru_victim),
     .bits_o      (plru_new)

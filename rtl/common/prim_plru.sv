@@ -10,6 +10,9 @@
 // subtree, 1 = right subtree.
 //   victim_o: follow the bits from the root; the leaf reached is the pseudo least recently
 //             used way.
+//   left_levels_i: the first left_levels_i levels from the root go left whatever their bits
+//             say, so the victim lies in ways [0, WAYS >> left_levels_i): a way limit (cache
+//             partitioning, the SLC's WAY_LIMIT). 0 = the plain tree.
 //   bits_o:   bits_i after touching touch_way_i: every node on the way's path is set to point
 //             away from it (bit = NOT the direction taken), so the way is the most recently
 //             used one.
@@ -24,6 +27,7 @@ module prim_plru #(
   localparam int unsigned BitsW  = (WAYS > 1) ? WAYS - 1 : 1
 ) (
   input  logic [BitsW-1:0] bits_i,
+  input  logic [WayW:0]    left_levels_i,
   input  logic [WayW-1:0]  touch_way_i,
   output logic [WayW-1:0]  victim_o,
   output logic [BitsW-1:0] bits_o
@@ -42,6 +46,7 @@ module prim_plru #(
           dir = bits_i[(1 << l) - 1 + q];
         end
       end
+      if (32'(left_levels_i) > l) dir = 1'b0;
       prefix = WayW'({prefix, dir});
     end
     victim_o = prefix;

@@ -159,6 +159,7 @@ module slc #(
   logic [1:0]           cmd_op, running;
   logic [DsidW-1:0]     cmd_dsid, occ_sel;
   logic [31:0]          mem_limit;
+  logic [7:0]           way_limit;
   logic                 clear_counters;
   logic [NumCnt*32-1:0] counters;
 
@@ -261,6 +262,7 @@ module slc #(
     .dirty_lines_i    (16'(dtot)),
     .counters_i       (counters),
     .mem_limit_o      (mem_limit),
+    .way_limit_o      (way_limit),
     .occ_sel_o        (occ_sel),
     .clear_counters_o (clear_counters)
   );
@@ -331,20 +333,35 @@ module slc #(
     end
   end
   assign hit      = |hit_vec;
-  assign free_vec = ~w_valid & ~pend_vec;
+
+  // WAY_LIMIT (cache partitioning): allocation may use ways [0, WAYS >> left_levels) only, the
+  // largest power of two not above the limit; 0 or >= WAYS allows every way.
+  logic [WayW:0]   left_levels;
+  logic [WAYS-1:0] allow_vec;
+  always_comb begin
+    left_levels = '0;
+    for (int unsigned k = 1; k <= WayW; k++) begin
+      if (way_limit != '0 && 32'(way_limit) < (WAYS >> (k - 1))) left_levels = (WayW + 1)'(k);
+    end
+    for (int unsigned w = 0; w < WAYS; w++) begin
+      allow_vec[w] = (w < (WAYS >> left_levels));
+    end
+  end
+  assign free_vec = ~w_valid & ~pend_vec & allow_vec;
 
   prim_priority_enc #(.WIDTH(WAYS)) u_hit_enc (
     .in_i (hit_vec), .onehot_o (unused_hit_oh), .idx_o (hit_way), .valid_o (unused_hit_any));
   prim_priority_enc #(.WIDTH(WAYS)) u_free_enc (
     .in_i (free_vec), .onehot_o (unused_free_oh), .idx_o (free_way), .valid_o (has_free));
   prim_priority_enc #(.WIDTH(WAYS)) u_valid_enc (
-    .in_i (w_valid), .onehot_o (unused_valid_oh), .idx_o (valid_way), .valid_o (any_valid));
+    .in_i (w_valid & allow_vec), .onehot_o (unused_valid_oh), .idx_o (valid_way), .valid_o (any_valid));
 
   logic [PlruW-1:0] plru_touched;
   logic [WayW-1:0]  plru_touch_way;
   assign plru_touch_way = hit ? hit_way : victim;  // a hit's way, or the way a miss takes
   prim_plru #(.WAYS(WAYS)) u_plru (
     .bits_i      (plru),
+    .left_levels_i(left_levels),
     .touch_way_i (plru_touch_way),
     .victim_o    (plru_victim),
     .bits_o      (plru_touched)
@@ -352,7 +369,7 @@ module slc #(
 
   // Victim: an invalid way no miss has reserved, else the PLRU way if it holds a line, else
   // the lowest way holding a line (the PLRU way is reserved by an outstanding miss). Valid
-  // ways are never reserved (a reservation invalidates the way).
+  // ways are never reserved (a reservation invalidates the way). All within WAY_LIMIT's ways.
   always_comb begin
     victim_ok = 1'b1;
     if (has_free) begin
@@ -1406,5 +1423,7 @@ module slc #(
   end
   // Totals stay consistent: no more dirty lines than valid ones, no more than the cache holds.
   `ASSERT(TotalsInRange_A, dtot <= vtot && 32'(vtot) <= Lines)
+  // WAY_LIMIT: a miss never takes a way outside the limit
+  `ASSERT(VictimWithinLimit_A, s1_valid_q && victim_ok |-> allow_vec[victim])
 
 endmodule

@@ -51,6 +51,7 @@ module slc_regs #(
   input  logic [NUM_CNT*32-1:0]               counters_i,      // counter i at [i*32 +: 32]
   // configuration towards the core
   output logic [31:0]                         mem_limit_o,
+  output logic [7:0]                          way_limit_o,     // WAY_LIMIT.ways (0 = all)
   output logic [tessera_mem_pkg::DSID_W-1:0]  occ_sel_o,
   output logic                                clear_counters_o
 );
@@ -151,6 +152,7 @@ module slc_regs #(
   end
 
   assign mem_limit_o = {reg2hw.mem_limit.limit, LimitLsb'(0)};
+  assign way_limit_o = reg2hw.way_limit.ways;
   assign occ_sel_o   = reg2hw.occ_sel.dsid;
 
   // The sticky status bits live in the register top; the SLC does not read them back.

@@ -87,14 +87,18 @@ Task<> t_registers(tb::Dut<V>& dut, Params p) {
   check(co_await env.reg_read(TS_SLC_MEM_LIMIT_OFFSET) == (0x1234'5678U & TS_SLC_MEM_LIMIT_RW_MASK), "MEM_LIMIT readback");
   co_await env.reg_write(TS_SLC_OCC_SEL_OFFSET, 0xffff'ffff);
   check(co_await env.reg_read(TS_SLC_OCC_SEL_OFFSET) == TS_SLC_OCC_SEL_RW_MASK, "OCC_SEL readback");
+  check(co_await env.reg_read(TS_SLC_WAY_LIMIT_OFFSET) == TS_SLC_WAY_LIMIT_RESET, "WAY_LIMIT reset value");
+  co_await env.reg_write(TS_SLC_WAY_LIMIT_OFFSET, 0xffff'ffff);
+  check(co_await env.reg_read(TS_SLC_WAY_LIMIT_OFFSET) == TS_SLC_WAY_LIMIT_RW_MASK, "WAY_LIMIT readback");
+  co_await env.reg_write(TS_SLC_WAY_LIMIT_OFFSET, 0);
   check(co_await env.reg_read(TS_SLC_CMD_OFFSET) == 0, "CMD (write-only) must read 0");
   // errors: write to a read-only register, unmapped offset, beyond the block, misaligned
   for (std::uint32_t off : {std::uint32_t{TS_SLC_CNT_READS_OFFSET}, std::uint32_t{TS_SLC_OCC_OFFSET},
-                            std::uint32_t{TS_SLC_CONFIG_OFFSET}, 0x020U, 0x0fcU, 0x100U, 0x802U, 0x011U}) {
+                            std::uint32_t{TS_SLC_CONFIG_OFFSET}, 0x024U, 0x0fcU, 0x100U, 0x802U, 0x011U}) {
     const auto w = co_await env.reg_access(off, true, 0xffff'ffff);
     check(w.err, "write to offset 0x{:03x} must answer err", off);
   }
-  for (std::uint32_t off : {0x020U, 0x03cU, 0x080U, 0x100U, 0x1000U, 0x006U}) {
+  for (std::uint32_t off : {0x024U, 0x03cU, 0x084U, 0x100U, 0x1000U, 0x006U}) {
     const auto r = co_await env.reg_access(off, false, 0);
     check(r.err && r.data == 0, "read of offset 0x{:03x} must answer err with data 0", off);
   }
@@ -130,6 +134,12 @@ Task<> t_serial_random(tb::Dut<V>& dut, Params p, unsigned nops) {
   for (unsigned i = 0; i < nops; ++i) {
     const std::uint32_t a = pool[tb::randint(0, pool.size() - 1)];
     const unsigned k = static_cast<unsigned>(tb::randint(0, 999));
+    if (tb::chance(0.004)) {  // cache partitioning: allocation limited to some ways (0 = all)
+      const auto lim = static_cast<std::uint32_t>(tb::randint(0, g.ways + 1));
+      co_await env.reg_write(TS_SLC_WAY_LIMIT_OFFSET, lim);
+      s.model().set_way_limit(lim);
+      ++mix["way limit"];
+    }
     if (k < 360) {
       co_await s.op(rd(a));
       ++mix["read"];
@@ -770,6 +780,43 @@ TB_TEST(Vslc_small, prefetch_dropped_when_no_miss_slot) {
   dut.log().info("prefetches answered at cycles {} and {}, first fill at {}; {} dropped",
                  answered.at(fresh | static_cast<std::uint32_t>(Op::prefetch)),
                  answered.at(inflight | static_cast<std::uint32_t>(Op::prefetch)), first_fill, c[kPfDropped]);
+}
+
+}  // namespace
+
+namespace {
+
+// Catches (issue 19, cache partitioning): WAY_LIMIT not limiting allocation (more lines of a set
+// resident than the limit allows), a limit that is not rounded down to a power of two, lines
+// outside the limit no longer hitting, the pseudo-LRU tree not confined to the allowed ways
+// (the model's victims are compared line by line through check_state).
+TB_TEST(Vslc_small, way_limit_partitions) {
+  SlcEnv<Vslc_small> env(dut, kSmall);
+  co_await env.start();
+  Serial<Vslc_small> s(env);
+  const Geometry g = kSmall.geometry();
+  const std::vector<std::uint8_t> dsids{0};
+  auto limit = [&](std::uint32_t n) -> Task<> {
+    co_await env.reg_write(TS_SLC_WAY_LIMIT_OFFSET, n);
+    s.model().set_way_limit(n);
+  };
+  co_await limit(3);  // rounds down to 2 ways
+  for (std::uint32_t t = 0; t < 6; ++t) co_await s.op(rd(g.addr_of(3, 0x10 + t)));
+  const std::uint32_t l2 = co_await env.reg_read(TS_SLC_LINES_OFFSET);
+  check(TS_SLC_LINES_VALID_GET(l2) == 2, "WAY_LIMIT=3 (2 ways): {} lines resident in the set, expected 2",
+        TS_SLC_LINES_VALID_GET(l2));
+  co_await s.check_state(dsids, "limit 2");
+  co_await limit(0);  // every way
+  for (std::uint32_t t = 0; t < 4; ++t) co_await s.op(rd(g.addr_of(5, 0x20 + t)));
+  co_await limit(1);  // one way: the set's four lines still hit
+  const std::uint64_t hits = s.model().counters()[kHits];
+  for (std::uint32_t t = 0; t < 4; ++t) co_await s.op(rd(g.addr_of(5, 0x20 + t)));
+  check(s.model().counters()[kHits] == hits + 4, "resident lines outside the limit must still hit");
+  for (std::uint32_t t = 0; t < 3; ++t) co_await s.op(rd(g.addr_of(5, 0x30 + t)));  // all in way 0
+  co_await s.check_state(dsids, "limit 1");
+  const std::uint32_t l1 = co_await env.reg_read(TS_SLC_LINES_OFFSET);
+  check(TS_SLC_LINES_VALID_GET(l1) == 6, "{} lines resident, expected 2 + 4 (the new ones share way 0)",
+        TS_SLC_LINES_VALID_GET(l1));
 }
 
 }  // namespace

@@ -283,7 +283,7 @@ class SlcModel {
   // MSB first. Touching a way sets every node on its path to point away from it.
   unsigned plru_victim(const Set& s) const {
     unsigned p = 0;
-    for (unsigned l = 0; l < levels_; ++l) p = (p << 1) | s.plru[(1U << l) - 1 + p];
+    for (unsigned l = 0; l < levels_; ++l) p = (p << 1) | (l < left_levels() ? 0U : s.plru[(1U << l) - 1 + p]);
     return p;
   }
   void touch(Set& s, unsigned w) const {
@@ -293,10 +293,23 @@ class SlcModel {
     }
   }
   unsigned victim(const Set& s) const {
-    for (unsigned w = 0; w < g_.ways; ++w)
+    for (unsigned w = 0; w < (g_.ways >> left_levels()); ++w)
       if (!s.ways[w].valid) return w;
     return plru_victim(s);
   }
+
+ public:
+  // WAY_LIMIT.ways (docs/slc.md "Way limit"): allocation uses ways [0, ways >> left_levels()),
+  // the largest power of two not above the limit; 0 or >= the associativity: every way.
+  void set_way_limit(unsigned ways) { way_limit_ = ways & 0xff; }
+  unsigned left_levels() const {
+    unsigned k = 0;
+    while (way_limit_ != 0 && k < levels_ && way_limit_ < (g_.ways >> k)) ++k;
+    return k;
+  }
+
+ private:
+  unsigned way_limit_ = 0;
 
   Geometry g_;
   unsigned levels_ = 0;

@@ -347,7 +347,7 @@ Scene parse_checked(const std::string& text, const std::string& file_name, const
                      fmt::format("malformed YAML: {}", e.msg));
   }
   if (!root || root.IsNull()) throw SceneError(file_name, 1, 1, "", "the scene is empty");
-  r.known_keys(root, "", {"name", "frames", "target", "camera", "light", "meshes", "textures", "targets", "passes"});
+  r.known_keys(root, "", {"name", "frames", "gpu", "target", "camera", "light", "meshes", "textures", "targets", "passes"});
 
   Scene s;
   s.file = file_name;
@@ -359,6 +359,14 @@ Scene parse_checked(const std::string& text, const std::string& file_name, const
     s.target_loc = r.loc(t, "target");
     if (t["width"]) s.width = r.integer(t["width"], "target.width", 1, kMaxTargetSize);
     if (t["height"]) s.height = r.integer(t["height"], "target.height", 1, kMaxTargetSize);
+  }
+  if (const YAML::Node g = root["gpu"]) {
+    r.known_keys(g, "gpu", {"slc_ways"});
+    if (g["slc_ways"]) {
+      s.slc_ways = r.integer(g["slc_ways"], "gpu.slc_ways", 1, 64);
+      if (s.slc_ways & (s.slc_ways - 1))
+        r.fail(g["slc_ways"], "gpu.slc_ways", fmt::format("{} is not a power of two (the SLC limits allocation to 1, 2, 4, ... ways)", s.slc_ways));
+    }
   }
   if (root["camera"]) s.camera = r.camera(root["camera"], "camera", CameraSpec{});
   if (const YAML::Node l = root["light"]) {

@@ -123,6 +123,7 @@ struct RunArgs {
   std::string scene;
   std::optional<uint32_t> frames;
   uint32_t slices = 4;
+  std::optional<uint32_t> slc_ways;
   std::string mode = "pbb";
   std::string policy = kSourceDir + "/driver/config/policy.yaml";
   std::string sensor_trace;
@@ -758,6 +759,7 @@ int cmd_run(RunArgs a) {
   rc.least_loaded = a.distribution == "least-loaded";
   rc.subbatch = a.subbatch;
   rc.lrz = a.lrz == "on";
+  rc.slc_ways = a.slc_ways;
   rc.tess = throttle_state("--throttle", a.throttle);
   apply_tess_stage("--tess-stage", a.tess_stage, rc.tess);
   rc.seed = a.seed;
@@ -852,6 +854,7 @@ int cmd_run(RunArgs a) {
   j["run"] = json{{"backend", a.backend},
                   {"frames", s.frames},
                   {"slices", a.slices},
+                  {"slc_ways", a.slc_ways.value_or(s.slc_ways)},
                   {"mode", a.mode},
                   {"bin_size", a.bin_size},
                   {"distribution", a.distribution},
@@ -1003,6 +1006,7 @@ struct BenchArgs {
   uint32_t frames = 1;
   std::optional<uint32_t> width, height;
   bool fst = false;
+  std::optional<uint32_t> slc_ways;
   std::string out = "tessera-bench";
   std::string slices = "1,2,4", mode = "pbb", bin_size = "32", distribution = "round-robin", subbatch = "256",
               seed = "1", lrz = "on", throttle = "source", tess_stage;
@@ -1166,6 +1170,7 @@ int cmd_bench(const BenchArgs& b) {
       rc.least_loaded = p.distribution == "least-loaded";
       rc.subbatch = p.subbatch;
       rc.lrz = p.lrz == "on";
+      rc.slc_ways = b.slc_ways;
       rc.tess = throttle_state("--throttle", p.throttle);
       apply_tess_stage("--tess-stage", b.tess_stage, rc.tess);
       rc.cancel = &g_cancel;
@@ -1330,6 +1335,9 @@ int main(int argc, char** argv) {
   run->add_option("--distribution", a.distribution, "PC_US sub-batch distribution over the slices")
       ->check(CLI::IsMember({"round-robin", "least-loaded"}))
       ->capture_default_str();
+  run->add_option("--slc-ways", a.slc_ways,
+                  "Ways the SLC may allocate in (1, 2, 4, 8; default: the scene's gpu.slc_ways, else all)")
+      ->check(CLI::IsMember({1u, 2u, 4u, 8u}));
   run->add_option("--subbatch", a.subbatch, "Primitives per PC_US sub-batch")->check(CLI::Range(16u, 1024u))->capture_default_str();
   run->add_option("--bin-size", a.bin_size, "Fine bin (tile) size in pixels")->check(CLI::IsMember({16u, 32u, 64u}))->capture_default_str();
   run->add_option("--lrz", a.lrz, "The raster slices' early depth rejection (LRZ); pictures are the same either way")
@@ -1369,6 +1377,9 @@ int main(int argc, char** argv) {
   bench->add_option("--mode,--modes", ba.mode, "Binning modes (pbb, two-level)")->capture_default_str();
   bench->add_option("--bin-size", ba.bin_size, "Bin sizes (16, 32, 64)")->capture_default_str();
   bench->add_option("--distribution", ba.distribution, "PC_US distributions (round-robin, least-loaded)")->capture_default_str();
+  bench->add_option("--slc-ways", ba.slc_ways,
+                    "Ways the SLC may allocate in (1, 2, 4, 8; default: the scene's gpu.slc_ways, else all)")
+      ->check(CLI::IsMember({1u, 2u, 4u, 8u}));
   bench->add_option("--subbatch", ba.subbatch, "Primitives per sub-batch (16..1024)")->capture_default_str();
   bench->add_option("--lrz", ba.lrz, "LRZ (on, off)")->capture_default_str();
   bench->add_option("--throttle", ba.throttle, "HS launch throttles (off, source, cap:N)")->capture_default_str();

@@ -168,6 +168,7 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
   kc.on_vdsid_released = [this](uint16_t v) { umd_->release_vdsid(v); };
   kmd_ = std::make_unique<Kmd>(*dev_, binning_, kc);
   kmd_->init();
+  if (const uint32_t ways = cfg_.slc_ways.value_or(scene_.scene.slc_ways); ways != 0) kmd_->set_slc_way_limit(ways);
   // The visibility buffer of two-level passes (docs/two-level.md "Visibility buffer"): one bit
   // per primitive and coarse bin, each coarse bin's bitmap whole 64-byte lines. Sized for the
   // UMD's coarse grid and the scene's primitives, so no pass outgrows it (a primitive beyond

@@ -188,6 +188,9 @@ class Kmd {
   TessCounters read_tess_counters();
   // Reads the GEOM block's two-level binning counters.
   VisCounters read_vis_counters();
+  // Limits the SLC's allocation to `ways` ways (SLC WAY_LIMIT; 0 = all): cache partitioning,
+  // so a small frame can meet the cache a large one meets (docs/slc.md "Way limit").
+  void set_slc_way_limit(uint32_t ways);
   // Reads the GEOM block's tessellation-stage timing counters.
   ThrottleCounters read_throttle_counters();
   // Per queue; a queue that does not exist (or any before init) is a DriverError naming it and

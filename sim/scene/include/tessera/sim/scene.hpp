@@ -156,6 +156,10 @@ struct Scene {
   uint32_t width = 320, height = 240;
   SourceLoc target_loc;  // of the `target:` key (line 0: the default size)
   uint32_t frames = 1;
+  // `gpu: {slc_ways: N}`: the GPU configuration the scene is meant for. slc_ways: the ways the
+  // SLC may allocate in (SLC WAY_LIMIT, a power of two; 0 = all), so a small scene can have the
+  // working-set-to-cache ratio of a phone's frame (docs/scenes.md). tessera-sim --slc-ways overrides it.
+  uint32_t slc_ways = 0;
   CameraSpec camera;
   std::optional<LightSpec> light;
   std::map<std::string, MeshSpec> meshes;

@@ -59,6 +59,8 @@ struct RunConfig {
   // GEOM.TESS_*: the slices' HS throttle, thread groups, slot pool and shader latencies
   // (docs/tessellation.md "The slice's tessellation stage"); tessera-sim --throttle.
   driver::TessellationState tess;
+  // SLC WAY_LIMIT (docs/slc.md "Way limit"): overrides the scene's gpu.slc_ways; 0 = all ways.
+  std::optional<uint32_t> slc_ways;
   const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): the run stops with an exception
   // rtl only: record the slices' bins, phases, stalls and sub-batches per frame
   // (FrameStats::recording; GpuSim slice recording) for heatmaps and the timeline.
