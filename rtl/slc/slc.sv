@@ -577,11 +577,10 @@ module slc #(
             // Miss. A full-line WRITE needs no fill: with a clean victim it is installed
             // right here; with a dirty victim (the data RAM port reads the victim now) it
             // waits in an MSHR marked local and is installed by a FILL slot.
-            logic full_wr, vdirty, direct;
+            logic full_wr, vdirty, direct, no_room;
             full_wr = (s1_op == OpWrite) && (&s1_req.wstrb);
             vdirty  = w_valid[victim] && w_dirty[victim];
             direct  = full_wr && !vdirty;
-            logic no_room;
             no_room = !victim_ok || (!direct && !mshr_has_free) || (vdirty && (!wb_has_free || victim_wb_busy));
             if ((!victim_ok || !mshr_has_free) && s1_op == OpPref) begin
               // no free miss slot (or no way: every way of the set waits for a fill): the
