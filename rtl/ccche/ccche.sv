@@ -339,7 +339,7 @@ module ccche #(
 
   prim_plru #(.WAYS (WAYS)) u_plru (
     .bits_i      (set_plru),
-    .left_levels_i('0),
+    .left_levels_i({(WayW + 1){1'b0}}),   // a sized constant: Yosys 0.23 (docs/lint-and-synthesis.md)
     .touch_way_i (touch_way),
     .victim_o    (plru_victim),
     .bits_o      (plru_new)
