@@ -122,7 +122,10 @@ TEST(Scene, BadInputNamesFileLineColumnAndField) {
   const std::vector<BadCase> cases = {
       {"malformed YAML", "passes: [\n  {draws: [}\n", "x.yaml:2:12: malformed YAML: "},
       {"empty", "", "x.yaml:1:1: the scene is empty"},
-      {"unknown key", "pases: []\n", "x.yaml:1:1: pases: unknown key (expected one of: name, frames, target, camera, light, meshes, textures, targets, passes)"},
+      {"unknown key", "pases: []\n", "x.yaml:1:1: pases: unknown key (expected one of: name, frames, gpu, target, camera, light, meshes, textures, targets, passes)"},
+      {"slc ways not a power of two", "gpu: {slc_ways: 3}\npasses: []\n", "x.yaml:1:17: gpu.slc_ways: 3 is not a power of two (the SLC limits allocation to 1, 2, 4, ... ways)"},
+      {"slc ways 0", "gpu: {slc_ways: 0}\npasses: []\n", "x.yaml:1:17: gpu.slc_ways: 0 is outside 1..64"},
+      {"gpu unknown key", "gpu: {slc: 2}\npasses: []\n", "x.yaml:1:7: gpu.slc: unknown key (expected one of: slc_ways)"},
       {"no passes", "name: x\n", "x.yaml:1:1: passes: missing: a scene needs at least one render pass"},
       {"width 0", "target: {width: 0}\npasses: []\n", "x.yaml:1:17: target.width: 0 is outside 1..2048"},
       {"width huge", "target: {width: 100000, height: 100000}\npasses: []\n", "x.yaml:1:17: target.width: 100000 is outside 1..2048"},
@@ -166,6 +169,13 @@ TEST(Scene, BadInputNamesFileLineColumnAndField) {
       EXPECT_EQ(got, c.expected) << c.what;
     }
   }
+}
+
+// Catches: the scene's GPU configuration (gpu: {slc_ways}) not read, or a default other than
+// "every way" (0) when the key is absent.
+TEST(Scene, GpuSlcWays) {
+  EXPECT_EQ(parse_scene(kMinimal, "min.yaml", "").slc_ways, 0u);
+  EXPECT_EQ(parse_scene(std::string("gpu: {slc_ways: 2}\n") + kMinimal, "g.yaml", "").slc_ways, 2u);
 }
 
 // Catches: a missing scene file reported without its name.
