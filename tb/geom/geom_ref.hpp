@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "tessera/sim/coarse_bins.hpp"
 #include "tessera/sim/tessellator.hpp"
 #include "tessera_layouts.hpp"
 #include "tessera_spec.h"
@@ -216,9 +217,7 @@ struct DrawResult {
 // their bounding box) touches bin c; a TEST pass drops list and patch primitives whose bit for
 // VIS.bin is 0. Lines: every line of every bin that holds one of the pass's primitives, up to
 // the capacity (VIS_STRIDE lines of 512 primitives per bin).
-struct Box {
-  unsigned x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-};
+using Box = tessera::sim::BlockBox;
 struct Vis {
   unsigned mode = TS_VIS_MODE_OFF, bin = 0;
   std::uint32_t base = 0, stride_lines = 0;
@@ -245,10 +244,8 @@ struct Vis {
   }
   void mark(std::uint64_t prim, const Box& b) {
     if (mode != TS_VIS_MODE_WRITE || prim >= capacity()) return;
-    for (unsigned cy = 0; cy < ny; ++cy)
-      for (unsigned cx = 0; cx < nx; ++cx)
-        if (b.x0 <= cx * w + w - 1 && b.x1 >= cx * w && b.y0 <= cy * h + h - 1 && b.y1 >= cy * h)
-          bits[cy * nx + cx][prim] = true;
+    tessera::sim::for_each_coarse_bin(b, tessera::sim::CoarseGrid{w, h, nx, ny},
+                                      [&](std::uint32_t c) { bits[c][prim] = true; });
   }
   // TEST: the bit the replay reads (the last WRITE pass's line, else the memory's byte)
   bool visible(std::uint64_t prim, const Memory& mem) {
@@ -297,8 +294,8 @@ inline Cull classify(const State& s, const std::array<SVtx, 3>& t, unsigned n, s
   if (px1 < 0 || py1 < 0 || px0 >= s.rt_w() || py0 >= s.rt_h()) return Cull::offscreen;
   const int cx0 = std::max(px0, 0), cy0 = std::max(py0, 0);
   const int cx1 = std::min(px1, s.rt_w() - 1), cy1 = std::min(py1, s.rt_h() - 1);
-  if (blocks) *blocks = Box{static_cast<unsigned>(cx0) >> 6, static_cast<unsigned>(cx1) >> 6,
-                            static_cast<unsigned>(cy0) >> 6, static_cast<unsigned>(cy1) >> 6};
+  if (blocks) *blocks = tessera::sim::block_box(px0, px1, py0, py1, static_cast<std::uint32_t>(s.rt_w()),
+                                                static_cast<std::uint32_t>(s.rt_h()));
   const unsigned sh = s.tile_shift();
   const unsigned tx0 = static_cast<unsigned>(cx0) >> sh, tx1 = static_cast<unsigned>(cx1) >> sh;
   const unsigned ty0 = static_cast<unsigned>(cy0) >> sh, ty1 = static_cast<unsigned>(cy1) >> sh;
@@ -358,10 +355,7 @@ inline DrawResult run_draw(const State& s, const Draw& d, const Memory& mem, uns
       case Cull::offscreen: ++r.offscreen; break;
       case Cull::none: {
         auto [it, fresh] = boxes.try_emplace(prim, bx);
-        if (!fresh) {
-          Box& u = it->second;
-          u = Box{std::min(u.x0, bx.x0), std::max(u.x1, bx.x1), std::min(u.y0, bx.y0), std::max(u.y1, bx.y1)};
-        }
+        if (!fresh) it->second = it->second.merged(bx);
         r.visible.push_back(Tri{draw_id, prim, mask, t});
         r.huge += huge;
         r.all_slices += (mask == (1U << n) - 1) && n > 1;

@@ -166,7 +166,7 @@ bool RefFrameRenderer::vis_dropped(uint64_t prim, SparseMemory& mem) {
   return true;
 }
 
-RefFrameRenderer::BlockBox RefFrameRenderer::block_box(const raster::Triangle& t) const {
+BlockBox RefFrameRenderer::block_box(const raster::Triangle& t) const {
   // TSEFE_S's box: the extreme vertices' pixels, clamped to the target (docs/geometry.md)
   int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = INT64_MAX, y1 = INT64_MIN;
   for (const raster::Vertex& v : t.v) {
@@ -176,26 +176,17 @@ RefFrameRenderer::BlockBox RefFrameRenderer::block_box(const raster::Triangle& t
     y0 = std::min(y0, y >> 4);
     y1 = std::max(y1, y >> 4);
   }
-  auto block = [](int64_t px, uint32_t limit) {
-    return static_cast<uint32_t>(std::clamp<int64_t>(px, 0, int64_t{limit} - 1) >> 6);
-  };
-  return BlockBox{block(x0, width_), block(x1, width_), block(y0, height_), block(y1, height_)};
+  return sim::block_box(x0, x1, y0, y1, width_, height_);
 }
 
-// The coarse bins a box touches: bin (cx, cy) covers blocks [cx*w, cx*w + w) x [cy*h, cy*h + h),
-// the visibility writer's comparison (rtl/geom/geom_vis_writer.sv).
+// The coarse bins a box touches (tessera/sim/coarse_bins.hpp, the visibility writer's rule).
 void RefFrameRenderer::vis_mark(uint64_t prim, const BlockBox& box) {
   if (vis_.mode != TS_VIS_MODE_WRITE || prim >= vis_.capacity()) return;
-  for (uint32_t cy = 0; cy < vis_.ny; ++cy) {
-    for (uint32_t cx = 0; cx < vis_.nx; ++cx) {
-      if (box.x0 > cx * vis_.w + vis_.w - 1 || box.x1 < cx * vis_.w || box.y0 > cy * vis_.h + vis_.h - 1 ||
-          box.y1 < cy * vis_.h)
-        continue;
-      std::vector<uint8_t>& b = vis_.bits[cy * vis_.nx + cx];
-      if (b.size() <= prim / 8) b.resize(prim / 8 + 1, 0);
-      b[prim / 8] |= static_cast<uint8_t>(1u << (prim % 8));
-    }
-  }
+  for_each_coarse_bin(box, CoarseGrid{vis_.w, vis_.h, vis_.nx, vis_.ny}, [&](uint32_t c) {
+    std::vector<uint8_t>& b = vis_.bits[c];
+    if (b.size() <= prim / 8) b.resize(prim / 8 + 1, 0);
+    b[prim / 8] |= static_cast<uint8_t>(1u << (prim % 8));
+  });
 }
 
 // The end of a visibility pass: per coarse bin, every 64-byte line of its bitmap that holds
@@ -281,14 +272,7 @@ void RefFrameRenderer::draw_patches(const driver::PipeCommand& cmd, SparseMemory
       }
       if (culled(t, geom_, width_, height_)) continue;
       const BlockBox bb = block_box(t);
-      if (!patch_box) {
-        patch_box = bb;
-      } else {
-        patch_box->x0 = std::min(patch_box->x0, bb.x0);
-        patch_box->x1 = std::max(patch_box->x1, bb.x1);
-        patch_box->y0 = std::min(patch_box->y0, bb.y0);
-        patch_box->y1 = std::max(patch_box->y1, bb.y1);
-      }
+      patch_box = patch_box ? patch_box->merged(bb) : bb;
       pass_renderer_->triangle(t);
       ++tris_;
     }

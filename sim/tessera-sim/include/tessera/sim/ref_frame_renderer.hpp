@@ -29,6 +29,7 @@
 
 #include "tessera/driver/pipe_command.hpp"
 #include "tessera/driver/pipeline_state.hpp"
+#include "tessera/sim/coarse_bins.hpp"
 #include "tessera/sim/frame_renderer.hpp"
 
 namespace tessera::sim {
@@ -80,9 +81,6 @@ class RefFrameRenderer final : public FrameRenderer {
   bool vis_dropped(uint64_t prim, SparseMemory& memory);  // TEST: not in the coarse bin
   // WRITE: the coarse bins of a surviving triangle's TSEFE_S bounding box, recorded for prim
   // A triangle's box in 64-pixel blocks: TSEFE_S's pixel box clamped to the target.
-  struct BlockBox {
-    uint32_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-  };
   BlockBox block_box(const raster::Triangle& t) const;
   void vis_mark(uint64_t prim, const BlockBox& b);
 
