@@ -484,6 +484,28 @@ void CommandBuffer::frame_end(uint32_t frame_id) {
   append(p);
 }
 
+void CommandBuffer::set_prefetch(const PrefetchConfig& c, uint32_t history_addr, uint32_t history_bytes) {
+  require_recording("set_prefetch");
+  require_outside_render_pass("set_prefetch");
+  try {
+    check_prefetch_config(c);
+  } catch (const DriverError& e) {
+    throw DriverError(fmt::format("{}: set_prefetch: {}", where(), e.what()));
+  }
+  if (c.mode != PrefetchMode::Off && (history_addr == 0 || history_addr % 64 != 0 || history_bytes < 64))
+    throw DriverError(fmt::format("{}: set_prefetch: mode {} needs a history buffer: address 0x{:08x} (64-byte aligned, "
+                                  "not 0) and at least 64 bytes (got {})",
+                                  where(), to_string(c.mode), history_addr, history_bytes));
+  const uint32_t cfg = TS_GEOM_PF_CFG_THRESHOLD_PUT(c.threshold) | TS_GEOM_PF_CFG_MAX_LINES_PUT(c.max_lines & 0xffu) |
+                       TS_GEOM_PF_CFG_ENTRIES_PUT(c.entries) | TS_GEOM_PF_CFG_KINDS_PUT(c.kinds) |
+                       TS_GEOM_PF_CFG_WINDOW_PUT(c.window_lines);
+  const uint32_t adapt = TS_GEOM_PF_ADAPT_HIT_HIGH_PUT(c.hit_high) | TS_GEOM_PF_ADAPT_HIT_LOW_PUT(c.hit_low);
+  set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_PF_CFG_OFFSET, {cfg, adapt});
+  const Dwords p = pkt::set_prefetch(static_cast<uint32_t>(c.mode), history_addr, history_bytes);
+  check_room(p.size(), "SET_PREFETCH");
+  append(p);
+}
+
 void CommandBuffer::perf_sample(uint32_t addr) {
   require_recording("perf_sample");
   require_outside_render_pass("perf_sample");

@@ -659,6 +659,11 @@ SlcCounters Kmd::read_slc_counters() {
   c.writebacks = r(TS_SLC_CNT_WRITEBACKS_OFFSET);
   c.deleted_dirty = r(TS_SLC_CNT_DELETED_DIRTY_OFFSET);
   c.deleted_clean = r(TS_SLC_CNT_DELETED_CLEAN_OFFSET);
+  c.prefetches = r(TS_SLC_CNT_PREFETCHES_OFFSET);
+  c.prefetch_fills = r(TS_SLC_CNT_PREFETCH_FILLS_OFFSET);
+  c.prefetch_used = r(TS_SLC_CNT_PREFETCH_USED_OFFSET);
+  c.prefetch_unused = r(TS_SLC_CNT_PREFETCH_UNUSED_OFFSET);
+  c.prefetch_dropped = r(TS_SLC_CNT_PREFETCH_DROPPED_OFFSET);
   return c;
 }
 
@@ -681,6 +686,23 @@ VisCounters Kmd::read_vis_counters() {
   VisCounters c;
   c.skipped = r(TS_GEOM_VIS_SKIPPED_OFFSET);
   c.recorded = r(TS_GEOM_VIS_RECORDED_OFFSET);
+  return c;
+}
+
+PrefetchCounters Kmd::read_prefetch_counters() {
+  auto r = [&](uint32_t off) { return static_cast<uint64_t>(dev_.read_reg(TS_GEOM_BASE_ADDR + off)); };
+  PrefetchCounters c;
+  c.tiles_similar = r(TS_GEOM_PF_TILES_SIMILAR_OFFSET);
+  c.tiles_dissimilar = r(TS_GEOM_PF_TILES_DISSIMILAR_OFFSET);
+  c.tiles_no_history = r(TS_GEOM_PF_TILES_NO_HISTORY_OFFSET);
+  c.tiles_no_room = r(TS_GEOM_PF_TILES_NO_ROOM_OFFSET);
+  c.lines_requested = r(TS_GEOM_PF_LINES_REQUESTED_OFFSET);
+  c.events_dropped = r(TS_GEOM_PF_EVENTS_DROPPED_OFFSET);
+  c.reads_untracked = r(TS_GEOM_PF_READS_UNTRACKED_OFFSET);
+  const auto st = static_cast<uint32_t>(r(TS_GEOM_PF_STATUS_OFFSET));
+  c.threshold = TS_GEOM_PF_STATUS_THRESHOLD_GET(st);
+  c.epoch = TS_GEOM_PF_STATUS_EPOCH_GET(st);
+  c.mode = static_cast<PrefetchMode>(TS_GEOM_PF_STATUS_MODE_GET(st));
   return c;
 }
 

@@ -94,6 +94,15 @@ Dwords set_bin_mode(const BinningInfo& b) {
   return d;
 }
 
+Dwords set_prefetch(uint32_t mode, uint32_t addr, uint32_t size) {
+  Dwords d(1 + TS_PKT_SET_PREFETCH_LEN, 0);
+  d[0] = TS_PKT_SET_PREFETCH_HEADER;
+  d[1 + TS_PKT_SET_PREFETCH_MODE_DW] |= TS_PUT(SET_PREFETCH, MODE, mode);
+  d[1 + TS_PKT_SET_PREFETCH_ADDR_DW] |= TS_PUT(SET_PREFETCH, ADDR, addr);
+  d[1 + TS_PKT_SET_PREFETCH_SIZE_DW] |= TS_PUT(SET_PREFETCH, SIZE, size);
+  return d;
+}
+
 Dwords bind_vis_buffer(uint32_t addr, uint32_t size) {
   Dwords d(1 + TS_PKT_BIND_VIS_BUFFER_LEN, 0);
   d[0] = TS_PKT_BIND_VIS_BUFFER_HEADER;

@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -132,6 +134,57 @@ TEST(Misuse, RecordingErrorsAreClearAndAppendNothing) {
   for (const auto& c : r.dev.pipe_log()) draws += c.opcode == TS_OP_DRAW;
   EXPECT_EQ(draws, 1u);
   expect_rejected(cb, [&] { cb.nop(0); }, "after submission");
+}
+
+// Catches: the tile prefetcher switched on without a history buffer (the CP would refuse the
+// stream), tuning that does not fit its registers, or SET_PREFETCH inside a render pass; and a
+// good setting not reaching the pipeline with its registers before it.
+TEST(Misuse, PrefetchSettingsChecked) {
+  Rig r;
+  CommandBuffer cb = r.umd->create_command_buffer("prefetch");
+  PrefetchConfig on;
+  on.mode = PrefetchMode::On;
+  expect_rejected(cb, [&] { cb.set_prefetch(on, 0, 4096); }, "needs a history buffer");
+  expect_rejected(cb, [&] { cb.set_prefetch(on, at(r, 0) + 32, 4096); }, "needs a history buffer");
+  expect_rejected(cb, [&] { cb.set_prefetch(on, at(r, 0), 32); }, "at least 64 bytes (got 32)");
+  for (auto [field, value, needle] : {std::tuple{&PrefetchConfig::threshold, 256u, "threshold = 256"},
+                                      std::tuple{&PrefetchConfig::max_lines, 0u, "max_lines = 0"},
+                                      std::tuple{&PrefetchConfig::entries, 5u, "entries = 5 is outside 1..4"},
+                                      std::tuple{&PrefetchConfig::kinds, 4u, "kinds = 4"},
+                                      std::tuple{&PrefetchConfig::window_lines, 256u, "window = 256"},
+                                      std::tuple{&PrefetchConfig::hit_low, 90u, "hit_low = 90 is outside 0..75"}}) {
+    PrefetchConfig bad = on;
+    bad.*field = value;
+    expect_rejected(cb, [&] { cb.set_prefetch(bad, at(r, 0), 4096); }, needle);
+  }
+  cb.begin_render_pass(pass(r));
+  expect_rejected(cb, [&] { cb.set_prefetch(on, at(r, 0), 4096); }, "set_prefetch inside render pass 'main'");
+  cb.end_render_pass();
+  PrefetchConfig tuned = on;
+  tuned.mode = PrefetchMode::Adaptive;
+  tuned.max_lines = 256;  // written as 0
+  tuned.window_lines = 16;
+  cb.set_prefetch(tuned, at(r, 4096), 8192);
+  cb.close();
+  r.kmd->wait(r.kmd->submit(cb, 0));
+  const auto log = r.dev.pipe_log();
+  const auto it = std::find_if(log.begin(), log.end(), [](const auto& c) { return c.opcode == TS_OP_SET_PREFETCH; });
+  ASSERT_NE(it, log.end());
+  EXPECT_EQ(TS_PKT_SET_PREFETCH_MODE_GET(it->args.at(TS_PKT_SET_PREFETCH_MODE_DW)), TS_PF_MODE_ADAPTIVE);
+  EXPECT_EQ(it->args.at(TS_PKT_SET_PREFETCH_ADDR_DW), at(r, 4096));
+  EXPECT_EQ(it->args.at(TS_PKT_SET_PREFETCH_SIZE_DW), 8192u);
+  // GEOM.PF_CFG and PF_ADAPT went in-band just before it, one register write each
+  ASSERT_GE(it - log.begin(), 2);
+  const auto& cfg = *(it - 2);
+  const auto& adapt = *(it - 1);
+  ASSERT_EQ(cfg.opcode, TS_OP_SET_REGS);
+  ASSERT_EQ(cfg.args.size(), 2u);
+  EXPECT_EQ(cfg.args[0], TS_GEOM_BASE_ADDR + TS_GEOM_PF_CFG_OFFSET);
+  EXPECT_EQ(TS_GEOM_PF_CFG_MAX_LINES_GET(cfg.args[1]), 0u);
+  EXPECT_EQ(TS_GEOM_PF_CFG_WINDOW_GET(cfg.args[1]), 16u);
+  ASSERT_EQ(adapt.args.size(), 2u);
+  EXPECT_EQ(adapt.args[0], TS_GEOM_BASE_ADDR + TS_GEOM_PF_ADAPT_OFFSET);
+  EXPECT_EQ(TS_GEOM_PF_ADAPT_HIT_HIGH_GET(adapt.args[1]), TS_GEOM_PF_ADAPT_HIT_HIGH_RESET);
 }
 
 // Catches: a buffer destroyed (or moved from) with a render pass open leaving its groups "in

@@ -54,8 +54,8 @@ enum {
 /* One entry per packet type in the order of spec/packets.yaml, plus CP_STATS_OTHER for steps
  * that executed no packet (a packet only partly published, a header that failed its check with
  * an unknown opcode). The idle loop's empty-ring checks are not counted anywhere. */
-#define CP_STATS_NUM_OPS 17u
-#define CP_STATS_OTHER 16u
+#define CP_STATS_NUM_OPS 18u
+#define CP_STATS_OTHER 17u
 
 typedef struct {
   uint32_t opcode;       /* TS_OP_* (0xff for the CP_STATS_OTHER entry) */

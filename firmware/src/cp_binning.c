@@ -63,6 +63,27 @@ void cp_exec_bind_vis_buffer(cp_queue_t *st, const uint32_t *pl)
   cp_pipe_push(st, TS_OP_BIND_VIS_BUFFER, TS_PKT_BIND_VIS_BUFFER_LEN, pl);
 }
 
+/* SET_PREFETCH: the tile prefetcher's mode and history buffer (docs/prefetcher.md). A mode
+ * other than OFF needs a buffer, set (not 0) and inside GPU memory: otherwise BAD_ADDRESS,
+ * and nothing reaches the prefetcher (it keeps its previous mode), so it never writes where
+ * the driver did not say. The pipeline applies it in order, once every earlier render pass has
+ * rendered. */
+void cp_exec_set_prefetch(cp_queue_t *st, const uint32_t *pl)
+{
+  const uint32_t mode = TS_PKT_SET_PREFETCH_MODE_GET(pl[TS_PKT_SET_PREFETCH_MODE_DW]);
+  const uint32_t addr = TS_PKT_SET_PREFETCH_ADDR_GET(pl[TS_PKT_SET_PREFETCH_ADDR_DW]);
+  const uint32_t size = TS_PKT_SET_PREFETCH_SIZE_GET(pl[TS_PKT_SET_PREFETCH_SIZE_DW]);
+  if (st->rp_active || mode > TS_PF_MODE_ADAPTIVE) {
+    cp_report_error(st, TS_CP_ERROR_BAD_STATE);
+    return;
+  }
+  if (mode != TS_PF_MODE_OFF && (addr == 0 || size < 64 || !cp_mem_ok(addr, 64, size))) {
+    cp_report_error(st, TS_CP_ERROR_BAD_ADDRESS);
+    return;
+  }
+  cp_pipe_push(st, TS_OP_SET_PREFETCH, TS_PKT_SET_PREFETCH_LEN, pl);
+}
+
 /* One in-band register write to the pipeline: {GPU register byte address, value}. */
 static void push_reg(cp_queue_t *st, uint32_t addr, uint32_t value)
 {

@@ -35,11 +35,12 @@ const uint8_t cp_opidx_x[256] = {
     [TS_OP_NOP] = CP_OPX(0),             [TS_OP_INDIRECT_BUFFER] = CP_OPX(1),
     [TS_OP_COND_EXEC] = CP_OPX(2),       [TS_OP_SET_REGS] = CP_OPX(3),
     [TS_OP_SET_BIN_MODE] = CP_OPX(4),    [TS_OP_BIND_VIS_BUFFER] = CP_OPX(5),
-    [TS_OP_DRAW] = CP_OPX(6),            [TS_OP_RENDERPASS_BEGIN] = CP_OPX(7),
-    [TS_OP_RENDERPASS_END] = CP_OPX(8),  [TS_OP_FENCE] = CP_OPX(9),
-    [TS_OP_BARRIER_UPDATE] = CP_OPX(10), [TS_OP_BARRIER_WAIT] = CP_OPX(11),
-    [TS_OP_DSID_SET] = CP_OPX(12),       [TS_OP_DSID_DELETE] = CP_OPX(13),
-    [TS_OP_FRAME_END] = CP_OPX(14),      [TS_OP_PERF_SAMPLE] = CP_OPX(15)};
+    [TS_OP_SET_PREFETCH] = CP_OPX(6),    [TS_OP_DRAW] = CP_OPX(7),
+    [TS_OP_RENDERPASS_BEGIN] = CP_OPX(8), [TS_OP_RENDERPASS_END] = CP_OPX(9),
+    [TS_OP_FENCE] = CP_OPX(10),          [TS_OP_BARRIER_UPDATE] = CP_OPX(11),
+    [TS_OP_BARRIER_WAIT] = CP_OPX(12),   [TS_OP_DSID_SET] = CP_OPX(13),
+    [TS_OP_DSID_DELETE] = CP_OPX(14),    [TS_OP_FRAME_END] = CP_OPX(15),
+    [TS_OP_PERF_SAMPLE] = CP_OPX(16)};
 
 /* Header checks per stats index (same order as cp_stats_opcodes below). */
 #define CP_OPINFO(name, flags)                                                               \
@@ -52,6 +53,7 @@ const cp_opinfo_t cp_opinfo[CP_STATS_NUM_OPS] = {
     CP_OPINFO(SET_REGS, 0),
     CP_OPINFO(SET_BIN_MODE, 0),
     CP_OPINFO(BIND_VIS_BUFFER, 0),
+    CP_OPINFO(SET_PREFETCH, 0),
     CP_OPINFO(DRAW, 0),
     CP_OPINFO(RENDERPASS_BEGIN, 0),
     CP_OPINFO(RENDERPASS_END, 0),
@@ -68,13 +70,14 @@ const cp_opinfo_t cp_opinfo[CP_STATS_NUM_OPS] = {
 
 const uint8_t cp_stats_opcodes[CP_STATS_NUM_OPS] = {
     TS_OP_NOP,            TS_OP_INDIRECT_BUFFER, TS_OP_COND_EXEC,      TS_OP_SET_REGS,
-    TS_OP_SET_BIN_MODE,   TS_OP_BIND_VIS_BUFFER, TS_OP_DRAW,           TS_OP_RENDERPASS_BEGIN,
+    TS_OP_SET_BIN_MODE,   TS_OP_BIND_VIS_BUFFER, TS_OP_SET_PREFETCH,   TS_OP_DRAW,
+    TS_OP_RENDERPASS_BEGIN,
     TS_OP_RENDERPASS_END, TS_OP_FENCE,           TS_OP_BARRIER_UPDATE, TS_OP_BARRIER_WAIT,
     TS_OP_DSID_SET,       TS_OP_DSID_DELETE,     TS_OP_FRAME_END,      TS_OP_PERF_SAMPLE,
     CP_NO_OP};
 
 /* cp_fw_stats.op indexes of the packets the ring fast path recognises by their header. */
-enum { CP_ST_NOP = 0, CP_ST_SET_REGS = 3, CP_ST_DRAW = 6 };
+enum { CP_ST_NOP = 0, CP_ST_SET_REGS = 3, CP_ST_DRAW = 7 };
 _Static_assert(CP_ST_NOP == 0 && TS_OP_NOP == 0, "stats order");
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -381,6 +384,7 @@ static __attribute__((noinline)) void exec_fixed(cp_queue_t *st, uint32_t op, co
     case TS_OP_COND_EXEC: exec_cond_exec(st, pl); return;
     case TS_OP_SET_BIN_MODE: cp_exec_set_bin_mode(st, pl); return;
     case TS_OP_BIND_VIS_BUFFER: cp_exec_bind_vis_buffer(st, pl); return;
+    case TS_OP_SET_PREFETCH: cp_exec_set_prefetch(st, pl); return;
     case TS_OP_RENDERPASS_BEGIN: cp_renderpass_begin(st, pl); return;
     case TS_OP_RENDERPASS_END: cp_renderpass_end(st); return;
     case TS_OP_FENCE: cp_exec_fence(st, pl); return;

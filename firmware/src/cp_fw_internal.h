@@ -335,6 +335,7 @@ void cp_report_error(cp_queue_t *st, uint32_t code);
 /* ---- render passes and two-level binning (cp_binning.c) ----------------------------------- */
 void cp_exec_set_bin_mode(cp_queue_t *st, const uint32_t *pl);
 void cp_exec_bind_vis_buffer(cp_queue_t *st, const uint32_t *pl);
+void cp_exec_set_prefetch(cp_queue_t *st, const uint32_t *pl);
 void cp_renderpass_begin(cp_queue_t *st, const uint32_t *pl);
 void cp_renderpass_end(cp_queue_t *st);
 /* Inside an open render pass: the packet st->hdr at st->pkt_pos lies inside the body (or is

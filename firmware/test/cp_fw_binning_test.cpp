@@ -210,6 +210,8 @@ TEST_F(CpFwBinning, MalformedPassesAreReported)
        TS_OP_SET_BIN_MODE, 9},
       {"BIND_VIS_BUFFER inside a pass", cat({begin(3, 64, 64), vis_buffer(kVis, 0x1000), rp_end()}),
        TS_CP_ERROR_BAD_STATE, TS_OP_BIND_VIS_BUFFER, 9},
+      {"SET_PREFETCH inside a pass", cat({begin(4, 64, 64), set_prefetch(TS_PF_MODE_ON, kVis, 0x1000), rp_end()}),
+       TS_CP_ERROR_BAD_STATE, TS_OP_SET_PREFETCH, 9},
       {"coarse grid 33 x 1", cat({mode(TS_BIN_MODE_TWO_LEVEL, 33, 1, TS_BIN_ORDER_RASTER, 0)}),
        TS_CP_ERROR_BAD_STATE, TS_OP_SET_BIN_MODE, 0},
       {"coarse grid 4 x 0", cat({mode(TS_BIN_MODE_TWO_LEVEL, 4, 0, TS_BIN_ORDER_RASTER, 0)}),

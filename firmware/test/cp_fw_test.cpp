@@ -1044,6 +1044,11 @@ TEST_F(CpFw, PipelinePacketAddressChecks)
       {"RENDERPASS color misaligned", rp_begin(0x20020, 0x30000)},
       {"RENDERPASS depth beyond memory", rp_begin(0x20000, 0xfff00)},
       {"BIND_VIS_BUFFER beyond memory", vis_buffer(0xff000, 0x2000)},
+      // the tile prefetcher's history: unset, beyond memory, misaligned, or less than a line
+      {"SET_PREFETCH unset history", set_prefetch(TS_PF_MODE_ON, 0, 0x1000)},
+      {"SET_PREFETCH history beyond memory", set_prefetch(TS_PF_MODE_ADAPTIVE, 0xff000, 0x2000)},
+      {"SET_PREFETCH history misaligned", set_prefetch(TS_PF_MODE_ON, 0x8020, 0x1000)},
+      {"SET_PREFETCH history under a line", set_prefetch(TS_PF_MODE_ON, 0x8000, 32)},
       {"SET_REGS misaligned", set_regs(0x102, {1})},
       {"SET_REGS past the register map", set_regs(0xffffc, {1, 2})},
   };
@@ -1060,6 +1065,31 @@ TEST_F(CpFw, PipelinePacketAddressChecks)
     expect_error(TS_CP_ERROR_BAD_ADDRESS, 0, 0, TS_PKT_HDR_OPCODE_GET(c.pkt[0]), 0x1000);
     EXPECT_TRUE(gpu.pipe.empty());
   }
+}
+
+// Catches: SET_PREFETCH not reaching the pipeline whole, or OFF refused for its (unused) buffer.
+TEST_F(CpFw, SetPrefetchGoesToThePipeline)
+{
+  gpu.mem_limit = 0x100000;
+  init();
+  gpu.ring_write(0, cat({set_prefetch(TS_PF_MODE_ADAPTIVE, 0x8000, 0x4000), set_prefetch(TS_PF_MODE_OFF, 0, 0)}));
+  poll(4);
+  EXPECT_TRUE(gpu.errors.empty());
+  ASSERT_EQ(gpu.pipe.size(), 2u);
+  EXPECT_EQ(gpu.pipe[0].opcode, TS_OP_SET_PREFETCH);
+  EXPECT_EQ(gpu.pipe[0].args, payload(set_prefetch(TS_PF_MODE_ADAPTIVE, 0x8000, 0x4000)));
+  EXPECT_EQ(gpu.pipe[1].args, payload(set_prefetch(TS_PF_MODE_OFF, 0, 0)));
+}
+
+// Catches: SET_PREFETCH with an unknown mode, or inside a render pass (whose body replays per
+// coarse bin), forwarded instead of refused with BAD_STATE.
+TEST_F(CpFw, SetPrefetchBadState)
+{
+  init();
+  gpu.ring_write(0, set_prefetch(3, 0x8000, 0x4000));
+  poll(2);
+  expect_error(TS_CP_ERROR_BAD_STATE, 0, 0, TS_OP_SET_PREFETCH, 0x1000);
+  EXPECT_TRUE(gpu.pipe.empty());
 }
 
 // Catches: packet dwords from a line the memory answered with an error executed as zeros.

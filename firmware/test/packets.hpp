@@ -129,6 +129,12 @@ inline Dw vis_buffer(uint32_t addr, uint32_t size)
           TS_PKT_BIND_VIS_BUFFER_SIZE_PUT(size)};
 }
 
+inline Dw set_prefetch(uint32_t mode, uint32_t addr, uint32_t size)
+{
+  return {TS_PKT_SET_PREFETCH_HEADER, TS_PKT_SET_PREFETCH_MODE_PUT(mode), TS_PKT_SET_PREFETCH_ADDR_PUT(addr),
+          TS_PKT_SET_PREFETCH_SIZE_PUT(size)};
+}
+
 inline Dw payload(const Dw &pkt)
 {
   return Dw(pkt.begin() + 1, pkt.end());

@@ -139,6 +139,31 @@ package geom_pkg;
     logic [5:0]  ny;
   } vis_cfg_t;
 
+  // The tile prefetcher's tuning (GEOM.PF_CFG, PF_ADAPT) for pf_top in pipe_top, and what
+  // GEOM.PF_STATUS and the PF_* counters read from it (docs/prefetcher.md "Registers").
+  typedef struct packed {
+    logic [7:0] threshold;
+    logic [7:0] max_lines;
+    logic [2:0] entries;
+    logic [1:0] kinds;
+    logic [7:0] window;
+    logic [6:0] hit_high;
+    logic [6:0] hit_low;
+  } pf_cfg_t;
+
+  typedef struct packed {
+    logic [7:0]  threshold;
+    logic [1:0]  mode;
+    logic [15:0] epoch;
+    logic [31:0] similar;
+    logic [31:0] dissimilar;
+    logic [31:0] no_history;
+    logic [31:0] requested;
+    logic [31:0] dropped;
+    logic [31:0] untracked;
+    logic [31:0] no_room;
+  } pf_stat_t;
+
   // Order-FIFO entry, PC_US -> VPC_US: what completes next, in acceptance order.
   typedef enum logic [1:0] {
     ORD_SB   = 2'd0,   // a sub-batch: drain slice `slice` up to its eos `seq`

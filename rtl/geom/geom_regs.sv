@@ -37,6 +37,8 @@ module geom_regs #(
   output logic                             policy_ll_o,   // 1: LEAST_LOADED
   output geom_pkg::tess_cfg_t              tess_cfg_o,
   output geom_pkg::vis_cfg_t               vis_cfg_o,
+  output geom_pkg::pf_cfg_t                pf_cfg_o,      // the tile prefetcher's (pipe_top)
+  input  geom_pkg::pf_stat_t               pf_stat_i,
   // events and status
   input  logic                             ev_draw_i,
   input  logic                             ev_bad_topo_i,
@@ -112,6 +114,16 @@ module geom_regs #(
     tess_cfg_o.hs_base      = reg2hw.tess_hs_lat.base;
     tess_cfg_o.hs_per_patch = reg2hw.tess_hs_lat.per_patch;
     tess_cfg_o.ds_lat       = reg2hw.tess_ds_lat.wave;
+  end
+  // the tile prefetcher's tuning (pf_top latches it at RENDERPASS_BEGIN)
+  always_comb begin
+    pf_cfg_o.threshold = reg2hw.pf_cfg.threshold;
+    pf_cfg_o.max_lines = reg2hw.pf_cfg.max_lines;
+    pf_cfg_o.entries   = reg2hw.pf_cfg.entries;
+    pf_cfg_o.kinds     = reg2hw.pf_cfg.kinds;
+    pf_cfg_o.window    = reg2hw.pf_cfg.window;
+    pf_cfg_o.hit_high  = reg2hw.pf_adapt.hit_high;
+    pf_cfg_o.hit_low   = reg2hw.pf_adapt.hit_low;
   end
   // two-level binning; counts of 0 act as 1
   always_comb begin
@@ -255,6 +267,16 @@ module geom_regs #(
     hw2reg.assigned.value               = c_asg_q;
     hw2reg.vis_skipped.value            = c_vskip_q;
     hw2reg.vis_recorded.value           = c_vrec_q;
+    hw2reg.pf_status.threshold          = pf_stat_i.threshold;
+    hw2reg.pf_status.mode               = pf_stat_i.mode;
+    hw2reg.pf_status.epoch              = pf_stat_i.epoch;
+    hw2reg.pf_tiles_similar.value       = pf_stat_i.similar;
+    hw2reg.pf_tiles_dissimilar.value    = pf_stat_i.dissimilar;
+    hw2reg.pf_tiles_no_history.value    = pf_stat_i.no_history;
+    hw2reg.pf_lines_requested.value     = pf_stat_i.requested;
+    hw2reg.pf_events_dropped.value      = pf_stat_i.dropped;
+    hw2reg.pf_reads_untracked.value     = pf_stat_i.untracked;
+    hw2reg.pf_tiles_no_room.value       = pf_stat_i.no_room;
     hw2reg.tess_patches.value           = c_tpatch_q;
     hw2reg.tess_triangles.value         = c_ttri_q;
     hw2reg.tess_isoline_segments.value  = c_tsegs_q;

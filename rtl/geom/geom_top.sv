@@ -80,7 +80,10 @@ module geom_top #(
   // primitives each geometry slice holds
   output logic [NUM_SLICES-1:0]                         mon_sb_o,
   output logic [geom_pkg::SB_SIZE_W-1:0]                mon_sb_prims_o,
-  output logic [NUM_SLICES*16-1:0]                      mon_outstanding_o
+  output logic [NUM_SLICES*16-1:0]                      mon_outstanding_o,
+  // the tile prefetcher's registers in this block (GEOM.PF_*; pf_top sits in pipe_top)
+  output geom_pkg::pf_cfg_t                             pf_cfg_o,
+  input  geom_pkg::pf_stat_t                            pf_stat_i
 );
 
   localparam int unsigned NS   = NUM_SLICES;
@@ -118,7 +121,7 @@ module geom_top #(
     .reg_req_valid_i, .reg_req_ready_o, .reg_req_i, .reg_rsp_valid_o, .reg_rsp_o,
     .set_we_i(set_we), .set_off_i(set_off), .set_val_i(set_val),
     .state_o(gstate), .sb_size_o(sb_size), .policy_ll_o(policy_ll),
-    .tess_cfg_o(tess_cfg), .vis_cfg_o(vis_cfg),
+    .tess_cfg_o(tess_cfg), .vis_cfg_o(vis_cfg), .pf_cfg_o, .pf_stat_i,
     .ev_vis_skip_i(ev_vis_skip), .ev_vis_rec_i(vw_done), .ev_vis_rec_n_i(vw_rec_n),
     .ev_draw_i(ev_draw), .ev_bad_topo_i(ev_bad_topo), .ev_bad_itype_i(ev_bad_itype),
     .ev_visible_i(ev_vis), .ev_cull_za_i(ev_za), .ev_cull_face_i(ev_face), .ev_cull_off_i(ev_off),

@@ -32,7 +32,7 @@ module gpu_top #(
   // 1-slice demo frame 3.6% of its cycles, 16 gain nothing over 8 (docs/pipeline.md).
   parameter int unsigned XBAR_MAX_OUTSTANDING = 8,
   // Derived (do not override)
-  localparam int unsigned NPp  = NUM_SLICES,                // pipeline memory clients (CCHEs)
+  localparam int unsigned NPp  = NUM_SLICES > 0 ? NUM_SLICES + 1 : 0,  // pipeline clients: CCHEs, prefetcher
   localparam int unsigned NCl  = 2 + NUM_PIPE_CLIENTS + NPp,
   localparam int unsigned StatW = (NUM_SLICES > 0 ? NUM_SLICES : 1) * tessera_spec_pkg::TS_SLICE_STATS_W,
   localparam int unsigned MonW  = (NUM_SLICES > 0 ? NUM_SLICES : 1) * tessera_spec_pkg::TS_SLICE_MONITOR_W,
@@ -230,7 +230,7 @@ module gpu_top #(
     assign cache_invalidate_o = 1'b0;
     logic unused_pipe_err;
 
-    pipe_top #(.NUM_SLICES(NUM_SLICES)) u_pipe (
+    pipe_top #(.NUM_SLICES(NUM_SLICES), .MEM_BYTES(MEM_BYTES)) u_pipe (
       .clk_i, .rst_ni,
       .pipe_valid_i(cp_pipe_valid), .pipe_ready_o(cp_pipe_ready), .pipe_cmd_i(cp_pipe_cmd),
       .pipe_done_o(cp_pipe_done), .err_o(unused_pipe_err),
@@ -240,6 +240,7 @@ module gpu_top #(
       .reg_req_i(geom_req), .reg_rsp_valid_o(geom_rsp_valid), .reg_rsp_o(geom_rsp),
       .mem_req_valid_o(pp_req_valid), .mem_req_ready_i(pp_req_ready), .mem_req_o(pp_req),
       .mem_rsp_valid_i(pp_rsp_valid), .mem_rsp_ready_o(pp_rsp_ready), .mem_rsp_i(pp_rsp),
+      .slc_hits_i(slc_hits), .slc_misses_i(slc_misses),
       .busy_o(pipe_busy_o), .cche_busy_o(cche_busy), .stat_o(pipe_stat_o),
       .mon_o(slice_mon_o));
     assign cche_busy_o = 8'(cche_busy);
@@ -263,7 +264,7 @@ module gpu_top #(
     assign pipe_stat_o        = '0;
     assign slice_mon_o        = '0;
     logic unused_pp;
-    assign unused_pp = ^{pp_req_ready, pp_rsp_valid, pp_rsp, geom_req};
+    assign unused_pp = ^{pp_req_ready, pp_rsp_valid, pp_rsp, geom_req, slc_hits, slc_misses};
   end
 
   cp_top #(
@@ -330,6 +331,7 @@ module gpu_top #(
   );
 
   logic unused_slc_done;
+  logic [31:0] slc_hits, slc_misses;
 
   mem_subsys #(
     .N_CLIENTS      (NCl),
@@ -355,6 +357,8 @@ module gpu_top #(
     .reg_rsp_o      (slc_rsp),
     .slc_busy_o,
     .slc_done_o     (unused_slc_done),
+    .slc_hits_o     (slc_hits),
+    .slc_misses_o   (slc_misses),
     .axi_idle_o,
     .m_axi_awvalid_o,
     .m_axi_awready_i,

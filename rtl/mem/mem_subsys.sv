@@ -35,6 +35,8 @@ module mem_subsys #(
   output tessera_regbus_pkg::reg_rsp_t reg_rsp_o,
   output logic                         slc_busy_o,
   output logic                         slc_done_o,
+  output logic [31:0]                  slc_hits_o,     // SLC CNT_HITS, CNT_MISSES
+  output logic [31:0]                  slc_misses_o,
   output logic                         axi_idle_o,
 
   // AXI4 master towards memory.
@@ -151,7 +153,9 @@ module mem_subsys #(
     .reg_rsp_valid_o,
     .reg_rsp_o,
     .ctrl_busy_o     (slc_busy_o),
-    .ctrl_done_o     (slc_done_o)
+    .ctrl_done_o     (slc_done_o),
+    .cnt_hits_o      (slc_hits_o),
+    .cnt_misses_o    (slc_misses_o)
   );
 
   mem_axi_bridge #(

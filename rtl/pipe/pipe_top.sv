@@ -45,9 +45,10 @@ module pipe_top #(
   // slice takes the next batch while it renders this one and a triangle offered to several
   // slices is not held by the busiest (issue 16; docs/pipeline.md "Decoupled slices").
   parameter int unsigned VPCBE_DEPTH = 64,
+  parameter logic [31:0] MEM_BYTES   = 32'h0100_0000,  // the tile prefetcher prefetches below this
   // Derived
   localparam int unsigned NS       = NUM_SLICES,
-  localparam int unsigned NCl      = NUM_SLICES,
+  localparam int unsigned NCl      = NUM_SLICES + 1,   // the slices' CCHEs, then the prefetcher
   localparam int unsigned ReqW     = tessera_mem_pkg::MEM_REQ_W,
   localparam int unsigned RspW     = tessera_mem_pkg::MEM_RSP_W,
   localparam int unsigned StatW    = tessera_spec_pkg::TS_SLICE_STATS_W,  // statistics bits per slice
@@ -72,13 +73,16 @@ module pipe_top #(
   input  tessera_regbus_pkg::reg_req_t reg_req_i,
   output logic                         reg_rsp_valid_o,
   output tessera_regbus_pkg::reg_rsp_t reg_rsp_o,
-  // memory clients
+  // memory clients: k < NUM_SLICES slice k's CCHE; NUM_SLICES the tile prefetcher (pf_top)
   output logic [NCl-1:0]               mem_req_valid_o,
   input  logic [NCl-1:0]               mem_req_ready_i,
   output logic [NCl*ReqW-1:0]          mem_req_o,
   input  logic [NCl-1:0]               mem_rsp_valid_i,
   output logic [NCl-1:0]               mem_rsp_ready_o,
   input  logic [NCl*RspW-1:0]          mem_rsp_i,
+  // the SLC's running CNT_HITS and CNT_MISSES (the prefetcher's ADAPTIVE threshold)
+  input  logic [31:0]                  slc_hits_i,
+  input  logic [31:0]                  slc_misses_i,
   // status and statistics
   output logic                         busy_o,
   output logic [NS-1:0]                cche_busy_o,   // slice s's CCHE holds work (ccche busy_o)
@@ -184,6 +188,14 @@ module pipe_top #(
   logic [NS-1:0]                    g_mon_sb;
   logic [geom_pkg::SB_SIZE_W-1:0]   g_mon_sb_prims;
   logic [NS*16-1:0]                 g_mon_outstanding;
+  // the tile prefetcher: its registers in GEOM, and what it snoops from every raster slice
+  geom_pkg::pf_cfg_t                pf_cfg;
+  geom_pkg::pf_stat_t               pf_stat;
+  logic [NS-1:0]                    pf_bs_valid, pf_rd_valid;
+  logic [NS*7-1:0]                  pf_bs_tx, pf_bs_ty;
+  logic [NS*8-1:0]                  pf_bs_count, pf_rd_tag;
+  logic [NS*32-1:0]                 pf_rd_addr;
+  logic                             pf_busy;
   // two-level binning's client (bitmap reads, visibility writes), merged into CCHE 0's port 0
   logic                             gv_req_valid, gv_req_ready, gv_rsp_valid, gv_rsp_ready;
   logic [ReqW-1:0]                  gv_req;
@@ -202,9 +214,11 @@ module pipe_top #(
     .rd_req_valid_i(rd_req_valid), .rd_req_ready_o(rd_req_ready), .rd_req_i(rd_req),
     .rd_rsp_valid_o(rd_rsp_valid), .rd_rsp_o(rd_rsp),
     .reg_req_valid_i, .reg_req_ready_o, .reg_req_i, .reg_rsp_valid_o, .reg_rsp_o,
-    .mon_sb_o(g_mon_sb), .mon_sb_prims_o(g_mon_sb_prims), .mon_outstanding_o(g_mon_outstanding));
+    .mon_sb_o(g_mon_sb), .mon_sb_prims_o(g_mon_sb_prims), .mon_outstanding_o(g_mon_outstanding),
+    .pf_cfg_o(pf_cfg), .pf_stat_i(pf_stat));
 
   // ---- side output: raster commands broadcast to every slice, the rest dropped -------------
+  // (SET_PREFETCH and FRAME_END are dropped here too, once the tile prefetcher has taken them.)
   logic                     side_to_raster;
   tessera_raster_pkg::rin_t side_rin;
   logic [NS-1:0]            sent_q, bc_valid, bc_ready;
@@ -225,7 +239,14 @@ module pipe_top #(
   assign bc_valid   = {NS{side_valid && side_to_raster && !rpb_hold}} & ~sent_q;
   logic [NS-1:0] kq_wready, vp_cmd_ready;
   assign bc_ready   = vp_cmd_ready & kq_wready;
-  assign side_ready = !side_to_raster || (&(sent_q | bc_ready));
+  // The tile prefetcher takes FRAME_END and SET_PREFETCH once every slice has completed
+  // everything before them (every bin event of the frame has happened), SET_PREFETCH also
+  // once the prefetcher has nothing of the old history in flight (docs/prefetcher.md).
+  logic side_is_fe, side_is_pf, pf_hold, pf_set_ready;
+  assign side_is_fe = side_cmd.opcode == tessera_spec_pkg::TS_OP_FRAME_END;
+  assign side_is_pf = side_cmd.opcode == tessera_spec_pkg::TS_OP_SET_PREFETCH;
+  assign pf_hold    = (side_is_fe || side_is_pf) && (!slices_idle || (side_is_pf && !pf_set_ready));
+  assign side_ready = side_to_raster ? (&(sent_q | bc_ready)) : !pf_hold;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)                       sent_q <= '0;
     else if (side_valid && side_ready) sent_q <= '0;
@@ -446,11 +467,66 @@ module pipe_top #(
     // the slice's command is complete: directly, or when its maintenance is
     assign r_done[s] = (kq_rready && !kq_rdata[1]) || maint_done;
 
+    // what the tile prefetcher sees: the bin events and the READs the raster port accepts
+    assign pf_bs_valid[s]          = bs_valid;
+    assign pf_bs_tx[s*7 +: 7]      = bs_tx;
+    assign pf_bs_ty[s*7 +: 7]      = bs_ty;
+    assign pf_bs_count[s*8 +: 8]   = bs_count;
+    assign pf_rd_valid[s]          = r_req_valid && r_req_ready && req.op == tessera_mem_pkg::MEM_OP_READ;
+    assign pf_rd_addr[s*32 +: 32]  = req.addr;
+    assign pf_rd_tag[s*8 +: 8]     = req.tag;
+
     logic unused_bs;
     assign unused_bs = ^{bs_mask};
   end
 
-  assign busy_o = trk_rvalid || (|r_busy);
+  // ============================================================================================
+  // The tile prefetcher (rtl/prefetch/pf_top.sv, docs/prefetcher.md): memory client NS
+  // ============================================================================================
+  // Its commands, in command order from the side output: SET_PREFETCH and FRAME_END when the
+  // side output drops them (pf_hold above), RENDERPASS_BEGIN and RASTER.BIN writes when the first
+  // slice takes them (before any slice can send a bin event of what follows).
+  logic       pf_set, pf_fe, pf_rpb, pf_bin_we, bc_first;
+  logic [NS-1:0] unused_pf_drop;   // counted in PF_EVENTS_DROPPED
+  assign bc_first  = side_valid && side_to_raster && sent_q == '0 && (|(bc_valid & bc_ready));
+  assign pf_set    = side_valid && side_ready && side_is_pf;
+  assign pf_fe     = side_valid && side_ready && side_is_fe;
+  assign pf_rpb    = bc_first && side_rin.kind == tessera_raster_pkg::RIN_RP_BEGIN;
+  assign pf_bin_we = bc_first && side_rin.kind == tessera_raster_pkg::RIN_SET_REG &&
+                     side_rin.data[31:0] == tessera_spec_pkg::TS_RASTER_BIN_OFFSET;
+
+  pf_top #(.NUM_SLICES(NS), .MEM_BYTES(MEM_BYTES)) u_pf (
+    .clk_i, .rst_ni,
+    .cfg_threshold_i(pf_cfg.threshold), .cfg_max_lines_i(pf_cfg.max_lines),
+    .cfg_entries_i(pf_cfg.entries), .cfg_kinds_i(pf_cfg.kinds), .cfg_window_i(pf_cfg.window),
+    .cfg_hit_high_i(pf_cfg.hit_high), .cfg_hit_low_i(pf_cfg.hit_low),
+    .set_i(pf_set), .set_ready_o(pf_set_ready),
+    .set_mode_i(side_cmd.args[tessera_spec_pkg::TS_PKT_SET_PREFETCH_MODE_DW*32 +
+                              tessera_spec_pkg::TS_PKT_SET_PREFETCH_MODE_LSB +: 2]),
+    .set_addr_i(side_cmd.args[tessera_spec_pkg::TS_PKT_SET_PREFETCH_ADDR_DW*32 +: 32]),
+    .set_size_i(side_cmd.args[tessera_spec_pkg::TS_PKT_SET_PREFETCH_SIZE_DW*32 +: 32]),
+    .pass_begin_i(pf_rpb),
+    .pass_width_i(side_rin.data[tessera_spec_pkg::TS_PKT_RENDERPASS_BEGIN_WIDTH_DW*32 +
+                                tessera_spec_pkg::TS_PKT_RENDERPASS_BEGIN_WIDTH_LSB +: 12]),
+    .pass_height_i(side_rin.data[tessera_spec_pkg::TS_PKT_RENDERPASS_BEGIN_HEIGHT_DW*32 +
+                                 tessera_spec_pkg::TS_PKT_RENDERPASS_BEGIN_HEIGHT_LSB +: 12]),
+    .bin_size_we_i(pf_bin_we),
+    .bin_size_i(side_rin.data[32 + tessera_spec_pkg::TS_RASTER_BIN_SIZE_LSB +: 2]),
+    .frame_end_i(pf_fe),
+    .slc_hits_i, .slc_misses_i,
+    .bs_valid_i(pf_bs_valid), .bs_tx_i(pf_bs_tx), .bs_ty_i(pf_bs_ty), .bs_count_i(pf_bs_count),
+    .rd_valid_i(pf_rd_valid), .rd_addr_i(pf_rd_addr), .rd_tag_i(pf_rd_tag),
+    .mem_req_valid_o(mem_req_valid_o[NS]), .mem_req_ready_i(mem_req_ready_i[NS]),
+    .mem_req_o(mem_req_o[NS*ReqW +: ReqW]),
+    .mem_rsp_valid_i(mem_rsp_valid_i[NS]), .mem_rsp_ready_o(mem_rsp_ready_o[NS]),
+    .mem_rsp_i(mem_rsp_i[NS*RspW +: RspW]),
+    .threshold_o(pf_stat.threshold), .mode_o(pf_stat.mode), .epoch_o(pf_stat.epoch),
+    .cnt_similar_o(pf_stat.similar), .cnt_dissimilar_o(pf_stat.dissimilar),
+    .cnt_no_history_o(pf_stat.no_history), .cnt_requested_o(pf_stat.requested),
+    .cnt_dropped_o(pf_stat.dropped), .cnt_untracked_o(pf_stat.untracked),
+    .cnt_no_room_o(pf_stat.no_room), .ev_drop_o(unused_pf_drop), .busy_o(pf_busy));
+
+  assign busy_o = trk_rvalid || (|r_busy) || pf_busy;
 
   logic unused;
   assign unused = ^{cache_flush_i, unused_in_rin};

@@ -44,6 +44,7 @@ module raster_fs #(
   output logic        quad_valid_o,
   output tessera_raster_pkg::quad_t quad_o,
   output logic        idle_o,
+  output logic        miss_wait_o,   // a texel miss holds the lookups (its line read not answered)
   // line reads (the slice muxes them onto its memory port)
   output logic        mreq_valid_o,
   input  logic        mreq_ready_i,
@@ -280,6 +281,7 @@ module raster_fs #(
   end
 
   assign idle_o   = (st_q == F_RUN) && !qv_q && !m_q && !ov_q;
+  assign miss_wait_o = st_q != F_RUN;
   assign hits_o   = hits_q;
   assign misses_o = misses_q;
 

@@ -205,7 +205,7 @@ module raster_slice #(
     .lrz_nquads_o(lrz_nquads), .lrz_reject_i(lrz_reject));
 
   // FS/TP: vertex color, or vertex color x texel through the slice's texel cache
-  logic                      fs_ready, fs_valid, fs_idle, fs_req, fs_rsp, fs_inv;
+  logic                      fs_ready, fs_valid, fs_idle, fs_req, fs_rsp, fs_inv, fs_miss_wait;
   logic                      fs_ready_port;   // the port takes the FS's texel read
   tessera_raster_pkg::quad_t fs_quad;
   logic [31:0]               fs_addr, fs_hits, fs_misses;
@@ -217,7 +217,7 @@ module raster_slice #(
     .log2_h_i(rg.tex_ctrl.log2_h),
     .inv_i(fs_inv),
     .quad_valid_i(quad_valid), .quad_ready_o(fs_ready), .quad_i(quad),
-    .quad_valid_o(fs_valid), .quad_o(fs_quad), .idle_o(fs_idle),
+    .quad_valid_o(fs_valid), .quad_o(fs_quad), .idle_o(fs_idle), .miss_wait_o(fs_miss_wait),
     .mreq_valid_o(fs_req), .mreq_ready_i(fs_ready_port), .mreq_addr_o(fs_addr),
     .mrsp_valid_i(fs_rsp), .mrsp_data_i(mem_rsp_i.rdata),
     .hits_o(fs_hits), .misses_o(fs_misses));
@@ -870,11 +870,15 @@ module raster_slice #(
   // nothing issued or arriving are memory waits), then to the walker (insertion and walk are
   // setup; input wait, idle; the drain's wait for write acknowledgements is a memory wait).
   // With double-buffered tiles, loads and stores hidden under the raster are not counted.
+  // A texel miss holds the FS (and so the raster) until its line arrives: a memory wait too
+  // (the tile prefetcher's figure, issue 19: the cycles the slices stall on memory).
   tessera_raster_pkg::act_e act;
   logic                     mem_stall;
   assign mem_stall = mem_req_valid_o && !mem_req_ready_i;
   always_comb begin
-    if (rs_q == R_GRAS || (dr_q && rs_q == R_IDLE)) begin
+    if (fs_miss_wait) begin
+      act = tessera_raster_pkg::ACT_MEMORY_WAIT;
+    end else if (rs_q == R_GRAS || (dr_q && rs_q == R_IDLE)) begin
       act = tessera_raster_pkg::ACT_RASTER;
     end else if (rs_q != R_IDLE) begin
       // prim, setup: raster while GRAS works in their shadow

@@ -70,7 +70,10 @@ module slc #(
   output tessera_regbus_pkg::reg_rsp_t reg_rsp_o,
   // maintenance: busy level, one-cycle pulse per completed command
   output logic                         ctrl_busy_o,
-  output logic                         ctrl_done_o
+  output logic                         ctrl_done_o,
+  // CNT_HITS and CNT_MISSES as the registers read them (the tile prefetcher's hit rate)
+  output logic [31:0]                  cnt_hits_o,
+  output logic [31:0]                  cnt_misses_o
 );
 
   // ---- derived parameters -------------------------------------------------------------------
@@ -1114,6 +1117,8 @@ module slc #(
   assign running     = (mstate_q == M_INIT || mstate_q == M_IDLE) ? CmdNone : cmd_op;
   assign ctrl_busy_o = maint_block;
   assign ctrl_done_o = cmd_done;
+  assign cnt_hits_o   = counters[3*32 +: 32];
+  assign cnt_misses_o = counters[4*32 +: 32];
 
   // ---- occupancy, totals and statistics counters -------------------------------------------
   // S1's counter events are registered and applied a cycle later (off S1's critical path). The

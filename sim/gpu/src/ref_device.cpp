@@ -573,6 +573,17 @@ bool RefDevice::execute(unsigned q, unsigned level, uint32_t hdr_addr, const Dwo
       break;
     }
 
+    case TS_OP_SET_PREFETCH: {  // the prefetcher changes no pixel; the checks are the CP's
+      const uint32_t mode = TS_PKT_SET_PREFETCH_MODE_GET(p[TS_PKT_SET_PREFETCH_MODE_DW]);
+      const uint32_t addr = TS_PKT_SET_PREFETCH_ADDR_GET(p[TS_PKT_SET_PREFETCH_ADDR_DW]);
+      const uint32_t size = TS_PKT_SET_PREFETCH_SIZE_GET(p[TS_PKT_SET_PREFETCH_SIZE_DW]);
+      if (Q.rp.active || mode > TS_PF_MODE_ADAPTIVE) return fail(TS_CP_ERROR_BAD_STATE);
+      if (mode != TS_PF_MODE_OFF && (addr == 0 || size < 64 || !addr_ok(addr, size, 64)))
+        return fail(TS_CP_ERROR_BAD_ADDRESS);
+      pipe(q, op, Dwords(p, p + len));
+      break;
+    }
+
     case TS_OP_DRAW: {
       const uint32_t topo = TS_PKT_DRAW_TOPOLOGY_GET(p[TS_PKT_DRAW_TOPOLOGY_DW]);
       const uint32_t itype = TS_PKT_DRAW_INDEX_TYPE_GET(p[TS_PKT_DRAW_INDEX_TYPE_DW]);

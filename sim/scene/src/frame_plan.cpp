@@ -69,7 +69,9 @@ ClipStats FramePlan::stats() const {
 Vec3 camera_eye(const CameraSpec& cam, uint32_t frame) {
   Vec3 eye = cam.position;
   if (cam.orbit) {
-    const Mat4 r = rotate_axis(cam.orbit->axis, cam.orbit->start_deg + cam.orbit->deg_per_frame * frame);
+    const double cuts = cam.orbit->cut_every ? static_cast<double>(frame / cam.orbit->cut_every) : 0.0;
+    const Mat4 r = rotate_axis(cam.orbit->axis,
+                               cam.orbit->start_deg + cam.orbit->deg_per_frame * frame + cam.orbit->cut_deg * cuts);
     eye = cam.orbit->center + r.transform_point(cam.position - cam.orbit->center);
   }
   return eye;

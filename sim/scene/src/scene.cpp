@@ -211,7 +211,7 @@ class Reader {
       fail(n["up"] ? n["up"] : n, join(path, "up"), "up is zero or parallel to the view direction");
     if (const YAML::Node o = n["orbit"]) {
       const std::string op = join(path, "orbit");
-      known_keys(o, op, {"axis", "center", "start", "degrees_per_frame"});
+      known_keys(o, op, {"axis", "center", "start", "degrees_per_frame", "cuts"});
       OrbitSpec orb;
       if (o["axis"]) orb.axis = vec3(o["axis"], join(op, "axis"));
       if (length(orb.axis) < 1e-9) fail(o["axis"], join(op, "axis"), "the axis is zero");
@@ -219,6 +219,16 @@ class Reader {
       if (o["start"]) orb.start_deg = number(o["start"], join(op, "start"), -360, 360);
       if (!o["degrees_per_frame"]) fail(o, join(op, "degrees_per_frame"), "missing");
       orb.deg_per_frame = number(o["degrees_per_frame"], join(op, "degrees_per_frame"), -360, 360);
+      if (const YAML::Node cn = o["cuts"]) {
+        const std::string cp = join(op, "cuts");
+        known_keys(cn, cp, {"every", "degrees"});
+        if (!cn["every"]) fail(cn, join(cp, "every"), "missing");
+        if (!cn["degrees"]) fail(cn, join(cp, "degrees"), "missing");
+        orb.cut_every = static_cast<uint32_t>(number(cn["every"], join(cp, "every"), 1, 1e6));
+        if (orb.cut_every != number(cn["every"], join(cp, "every"), 1, 1e6))
+          fail(cn["every"], join(cp, "every"), "must be a whole number of frames");
+        orb.cut_deg = number(cn["degrees"], join(cp, "degrees"), -360, 360);
+      }
       c.orbit = orb;
     }
     return c;

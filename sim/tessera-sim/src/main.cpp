@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -141,6 +142,7 @@ struct RunArgs {
   std::string lrz = "on";
   std::string throttle = "source";
   std::string tess_stage;
+  std::string prefetch = "off", prefetch_tune;
   uint32_t memory_mib = static_cast<uint32_t>(kDefaultGpuMemoryBytes >> 20);
   bool no_render = false;
   bool heatmaps = false;
@@ -335,6 +337,76 @@ EnergyInputs energy_inputs(const FrameStats& st) {
   return in;
 }
 
+// --prefetch-tune KEY=N,... (docs/prefetcher.md "Registers"): GEOM.PF_CFG and PF_ADAPT; the
+// driver range-checks the values (CommandBuffer::set_prefetch).
+void apply_prefetch_tune(const std::string& option, const std::string& text, tessera::driver::PrefetchConfig& c) {
+  if (text.empty()) return;
+  std::string item;
+  for (char ch : text + ",") {
+    if (ch != ',') {
+      item += ch;
+      continue;
+    }
+    const std::size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq), val = eq == std::string::npos ? "" : item.substr(eq + 1);
+    static constexpr const char* kKeys = "threshold, max_lines, entries, kinds, window, hit_high, hit_low";
+    if (eq == std::string::npos || val.empty() || val.size() > 4 || val.find_first_not_of("0123456789") != std::string::npos)
+      throw UsageError(fmt::format("{}: '{}' is not KEY=N (keys: {})", option, item, kKeys));
+    const auto v = static_cast<uint32_t>(std::stoul(val));
+    if (key == "threshold") c.threshold = v;
+    else if (key == "max_lines") c.max_lines = v;
+    else if (key == "entries") c.entries = v;
+    else if (key == "kinds") c.kinds = v;
+    else if (key == "window") c.window_lines = v;
+    else if (key == "hit_high") c.hit_high = v;
+    else if (key == "hit_low") c.hit_low = v;
+    else throw UsageError(fmt::format("{}: unknown key '{}' (keys: {})", option, key, kKeys));
+    item.clear();
+  }
+  try {
+    tessera::driver::check_prefetch_config(c);
+  } catch (const std::exception& e) {
+    throw UsageError(fmt::format("{} '{}': {}", option, text, e.what()));
+  }
+}
+
+// --prefetch off | on | adaptive (docs/prefetcher.md)
+tessera::driver::PrefetchMode prefetch_mode(const std::string& option, const std::string& x) {
+  if (const auto m = tessera::driver::parse_prefetch_mode(x)) return *m;
+  throw UsageError(fmt::format("{}: '{}' is not one of off, on, adaptive", option, x));
+}
+
+// stats.json "prefetch" (docs/tessera-sim.md "stats.json"): null keys without the RTL.
+// accuracy = lines used / lines filled; coverage = demand misses avoided / demand misses
+// without the prefetcher on the same frames, which only a bench that ran both knows
+// (demand_misses_off).
+json prefetch_json(const std::optional<PrefetchFrameStats>& p, const std::optional<std::pair<uint64_t, uint64_t>>& misses_off_on) {
+  if (!p)
+    return json{{"mode", nullptr}, {"tiles_similar", nullptr}, {"tiles_dissimilar", nullptr},
+                {"tiles_no_history", nullptr}, {"lines_requested", nullptr}, {"lines_filled", nullptr},
+                {"lines_dropped", nullptr}, {"lines_used", nullptr}, {"lines_evicted_unused", nullptr},
+                {"accuracy", nullptr}, {"coverage", nullptr}, {"threshold", nullptr},
+                {"events_dropped", nullptr}, {"reads_untracked", nullptr}};
+  json cov = nullptr;
+  if (misses_off_on && misses_off_on->first)
+    cov = (static_cast<double>(misses_off_on->first) - static_cast<double>(misses_off_on->second)) /
+          static_cast<double>(misses_off_on->first);
+  return json{{"mode", p->mode},
+              {"tiles_similar", p->tiles_similar},
+              {"tiles_dissimilar", p->tiles_dissimilar},
+              {"tiles_no_history", p->tiles_no_history},
+              {"lines_requested", p->lines_requested},
+              {"lines_filled", p->lines_filled},
+              {"lines_dropped", p->lines_dropped},
+              {"lines_used", p->lines_used},
+              {"lines_evicted_unused", p->lines_evicted_unused},
+              {"accuracy", p->lines_filled ? json(static_cast<double>(p->lines_used) / p->lines_filled) : json(nullptr)},
+              {"coverage", cov},
+              {"threshold", p->threshold},
+              {"events_dropped", p->events_dropped},
+              {"reads_untracked", p->reads_untracked}};
+}
+
 json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg, const std::string& reason, bool total,
                 uint32_t frames) {
   json j;
@@ -419,6 +491,7 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
     }
     j["throttle"] = thr;
   }
+  j["prefetch"] = prefetch_json(st.prefetch, std::nullopt);
   j["commands"] = json{{"command_dwords", st.command_dwords}, {"pipe_commands", st.pipe_commands}};
   j["upload"] = json{{"bytes", st.upload_bytes}, {"cycles", st.upload_cycles}, {"wall_seconds", st.upload_seconds}};
   json slices = json::array();
@@ -542,7 +615,28 @@ void add(FrameStats& s, const FrameStats& f) {
     c.writebacks += f.slc->writebacks;
     c.deleted_dirty += f.slc->deleted_dirty;
     c.deleted_clean += f.slc->deleted_clean;
+    c.prefetches += f.slc->prefetches;
+    c.prefetch_fills += f.slc->prefetch_fills;
+    c.prefetch_used += f.slc->prefetch_used;
+    c.prefetch_unused += f.slc->prefetch_unused;
+    c.prefetch_dropped += f.slc->prefetch_dropped;
     s.slc = c;
+  }
+  if (f.prefetch) {
+    PrefetchFrameStats& p = s.prefetch ? *s.prefetch : s.prefetch.emplace();
+    p.mode = f.prefetch->mode;
+    p.tiles_similar += f.prefetch->tiles_similar;
+    p.tiles_dissimilar += f.prefetch->tiles_dissimilar;
+    p.tiles_no_history += f.prefetch->tiles_no_history;
+    p.tiles_no_room += f.prefetch->tiles_no_room;
+    p.lines_requested += f.prefetch->lines_requested;
+    p.lines_filled += f.prefetch->lines_filled;
+    p.lines_dropped += f.prefetch->lines_dropped;
+    p.lines_used += f.prefetch->lines_used;
+    p.lines_evicted_unused += f.prefetch->lines_evicted_unused;
+    p.events_dropped += f.prefetch->events_dropped;
+    p.reads_untracked += f.prefetch->reads_untracked;
+    p.threshold = f.prefetch->threshold;
   }
   s.passes += f.passes;
   s.draws += f.draws;
@@ -762,6 +856,8 @@ int cmd_run(RunArgs a) {
   rc.slc_ways = a.slc_ways;
   rc.tess = throttle_state("--throttle", a.throttle);
   apply_tess_stage("--tess-stage", a.tess_stage, rc.tess);
+  rc.prefetch.mode = prefetch_mode("--prefetch", a.prefetch);
+  apply_prefetch_tune("--prefetch-tune", a.prefetch_tune, rc.prefetch);
   rc.seed = a.seed;
   rc.bin_size = a.bin_size == 16 ? tessera::driver::BinSize::Px16
                                  : (a.bin_size == 64 ? tessera::driver::BinSize::Px64 : tessera::driver::BinSize::Px32);
@@ -862,6 +958,8 @@ int cmd_run(RunArgs a) {
                   {"lrz", a.lrz},
                   {"throttle", a.throttle},
                   {"tess_stage", a.tess_stage},
+                  {"prefetch", a.prefetch},
+                  {"prefetch_tune", a.prefetch_tune},
                   {"seed", a.seed},
                   {"memory_bytes", rc.memory_bytes},
                   {"render", renders},
@@ -1009,7 +1107,7 @@ struct BenchArgs {
   std::optional<uint32_t> slc_ways;
   std::string out = "tessera-bench";
   std::string slices = "1,2,4", mode = "pbb", bin_size = "32", distribution = "round-robin", subbatch = "256",
-              seed = "1", lrz = "on", throttle = "source", tess_stage;
+              seed = "1", lrz = "on", throttle = "source", tess_stage, prefetch = "off", prefetch_tune;
 };
 
 struct BenchPoint {
@@ -1017,14 +1115,20 @@ struct BenchPoint {
   std::string mode = "pbb", distribution = "round-robin", lrz = "on";
   uint64_t seed = 1;
   std::string throttle = "source";
+  std::string prefetch = "off";
   std::string label() const {
-    return fmt::format("n{} {} bin{} {} sb{} lrz-{} thr-{} seed{}", slices, mode, bin_size, distribution, subbatch, lrz,
-                       throttle, seed);
+    return fmt::format("n{} {} bin{} {} sb{} lrz-{} thr-{} pf-{} seed{}", slices, mode, bin_size, distribution, subbatch,
+                       lrz, throttle, prefetch, seed);
   }
   // The same configuration except the slice count: the speed-up's baseline.
   std::string group() const {
-    return fmt::format("{} bin{} {} sb{} lrz-{} thr-{} seed{}", mode, bin_size, distribution, subbatch, lrz, throttle,
-                       seed);
+    return fmt::format("{} bin{} {} sb{} lrz-{} thr-{} pf-{} seed{}", mode, bin_size, distribution, subbatch, lrz,
+                       throttle, prefetch, seed);
+  }
+  // The same configuration except the prefetcher: the prefetch figures' baseline.
+  std::string without_prefetch() const {
+    return fmt::format("n{} {} bin{} {} sb{} lrz-{} thr-{} seed{}", slices, mode, bin_size, distribution, subbatch, lrz,
+                       throttle, seed);
   }
 };
 
@@ -1094,9 +1198,15 @@ int cmd_bench(const BenchArgs& b) {
     throttle_state("--throttle", x);
     return x;
   });
+  const auto prefetches = parse_list<std::string>("--prefetch", b.prefetch, [](const std::string& x) {
+    prefetch_mode("--prefetch", x);
+    return x;
+  });
   {
     tessera::driver::TessellationState probe;
     apply_tess_stage("--tess-stage", b.tess_stage, probe);
+    tessera::driver::PrefetchConfig pf_probe;
+    apply_prefetch_tune("--prefetch-tune", b.prefetch_tune, pf_probe);
   }
   const std::string scene_path = b.scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : b.scene;
   require_utf8(b.out, "--out");
@@ -1125,7 +1235,8 @@ int cmd_bench(const BenchArgs& b) {
           for (uint32_t sb : subs)
             for (const auto& lz : lrzs)
               for (const auto& th : throttles)
-                for (uint64_t sd : seeds) points.push_back(BenchPoint{n, bs, sb, m, d, lz, sd, th});
+                for (uint64_t sd : seeds)
+                  for (const auto& pf : prefetches) points.push_back(BenchPoint{n, bs, sb, m, d, lz, sd, th, pf});
 
   // Chart labels name only the knobs the sweep varies.
   auto chart_label = [&](const BenchPoint& p) {
@@ -1140,6 +1251,7 @@ int cmd_bench(const BenchArgs& b) {
     add_if(subs.size() > 1, fmt::format("sb{}", p.subbatch));
     add_if(lrzs.size() > 1, "lrz-" + p.lrz);
     add_if(throttles.size() > 1, "thr-" + p.throttle);
+    add_if(prefetches.size() > 1, "pf-" + p.prefetch);
     add_if(seeds.size() > 1, fmt::format("seed{}", p.seed));
     return l.empty() ? p.label() : l;
   };
@@ -1157,6 +1269,7 @@ int cmd_bench(const BenchArgs& b) {
          "sim_cycles_per_second_fst,throttle,tess_patches_per_frame,tess_triangles_per_frame,thread_groups_per_frame,"
          "hs_stall_cycles_per_frame,ds_stall_cycles_per_frame,average_hs_latency\n";
   std::map<std::string, double> one_slice;   // group -> cycles per frame on one slice
+  std::map<std::string, FrameStats> no_prefetch;   // without_prefetch() -> the run with --prefetch off
   std::ofstream dat(stage.tmp(".bench.dat"));
   for (std::size_t i = 0; i < points.size(); ++i) {
     const BenchPoint& p = points[i];
@@ -1173,6 +1286,8 @@ int cmd_bench(const BenchArgs& b) {
       rc.slc_ways = b.slc_ways;
       rc.tess = throttle_state("--throttle", p.throttle);
       apply_tess_stage("--tess-stage", b.tess_stage, rc.tess);
+      rc.prefetch.mode = prefetch_mode("--prefetch", p.prefetch);
+      apply_prefetch_tune("--prefetch-tune", b.prefetch_tune, rc.prefetch);
       rc.cancel = &g_cancel;
       if (fst) {
         fs::create_directories(tmp);
@@ -1235,6 +1350,46 @@ int cmd_bench(const BenchArgs& b) {
                   "slice-cycles; HS latency %.0f\n",
                   "", si(tpatch).c_str(), si(ttg).c_str(), si(ttri).c_str(), si(hs_stall).c_str(), si(ds_stall).c_str(),
                   hs_lat);
+    // The tile prefetcher (issue 19): its figures, against the same configuration without it.
+    uint64_t mem_wait = 0;
+    for (const auto& sl : t.slices) mem_wait += sl.cycles[2];   // kSliceActivities[2]: memory_wait
+    if (p.prefetch == "off") no_prefetch[p.without_prefetch()] = t;
+    const auto off = no_prefetch.find(p.without_prefetch());
+    json pf_row = nullptr;
+    if (p.prefetch != "off" && t.prefetch) {
+      const PrefetchFrameStats& q = *t.prefetch;
+      const bool has_off = off != no_prefetch.end() && off->second.slc;
+      uint64_t wait_off = 0;
+      if (has_off)
+        for (const auto& sl : off->second.slices) wait_off += sl.cycles[2];
+      const std::optional<std::pair<uint64_t, uint64_t>> misses =
+          has_off && t.slc ? std::optional(std::pair{off->second.slc->misses, t.slc->misses}) : std::nullopt;
+      pf_row = prefetch_json(t.prefetch, misses);
+      const double acc = q.lines_filled ? 100.0 * static_cast<double>(q.lines_used) / q.lines_filled : 0.0;
+      std::printf("%-44s   prefetch: tiles similar %llu, dissimilar %llu, no history %llu; lines requested %llu, "
+                  "filled %llu, dropped %llu, used %llu, evicted unused %llu; accuracy %.1f%%\n",
+                  "", static_cast<unsigned long long>(q.tiles_similar), static_cast<unsigned long long>(q.tiles_dissimilar),
+                  static_cast<unsigned long long>(q.tiles_no_history), static_cast<unsigned long long>(q.lines_requested),
+                  static_cast<unsigned long long>(q.lines_filled), static_cast<unsigned long long>(q.lines_dropped),
+                  static_cast<unsigned long long>(q.lines_used), static_cast<unsigned long long>(q.lines_evicted_unused), acc);
+      if (has_off) {
+        const double cyc_off = static_cast<double>(off->second.cycles) / b.frames;
+        const double rd_off = static_cast<double>(off->second.dram_read_bytes.value_or(0)) / b.frames;
+        std::printf("%-44s   vs off: memory-wait slice-cycles %s -> %s (%+.1f%%), frame cycles %+.1f%%, SLC demand "
+                    "misses %s -> %s (coverage %.1f%%), DRAM read %s per frame (the prefetcher's own: history "
+                    "lines and lines it fetched unused)\n",
+                    "", si(static_cast<double>(wait_off) / b.frames).c_str(), si(static_cast<double>(mem_wait) / b.frames).c_str(),
+                    wait_off ? 100.0 * (static_cast<double>(mem_wait) - wait_off) / wait_off : 0.0,
+                    cyc_off ? 100.0 * (cyc - cyc_off) / cyc_off : 0.0, si(static_cast<double>(misses->first)).c_str(),
+                    si(static_cast<double>(misses->second)).c_str(),
+                    misses->first ? 100.0 * (static_cast<double>(misses->first) - misses->second) / misses->first : 0.0,
+                    ((rd >= rd_off ? "+" : "-") + si(std::abs(rd - rd_off))).c_str());
+        pf_row["memory_wait_cycles_per_frame_off"] = static_cast<double>(wait_off) / b.frames;
+        pf_row["cycles_per_frame_off"] = cyc_off;
+        pf_row["dram_read_bytes_per_frame_off"] = rd_off;
+      }
+      pf_row["memory_wait_cycles_per_frame"] = static_cast<double>(mem_wait) / b.frames;
+    }
     std::fflush(stdout);
     auto opt = [&](double v) { return has_base ? json(v) : json(nullptr); };
     rows.push_back(json{{"slices", p.slices}, {"mode", p.mode}, {"bin_size", p.bin_size}, {"distribution", p.distribution},
@@ -1247,7 +1402,8 @@ int cmd_bench(const BenchArgs& b) {
                         {"throttle", p.throttle}, {"tess_patches_per_frame", tpatch},
                         {"tess_triangles_per_frame", ttri}, {"thread_groups_per_frame", ttg},
                         {"hs_stall_cycles_per_frame", hs_stall}, {"ds_stall_cycles_per_frame", ds_stall},
-                        {"average_hs_latency", t.tess && t.tess->thread_groups ? json(hs_lat) : json(nullptr)}});
+                        {"average_hs_latency", t.tess && t.tess->thread_groups ? json(hs_lat) : json(nullptr)},
+                        {"prefetch_mode", p.prefetch}, {"prefetch", pf_row}});
     auto csv_opt = [&](double v) { return has_base ? fmt::format("{:.4f}", v) : std::string(); };
     csv << fmt::format("{},{},{},{},{},{},{},{},{:.1f},{},{},{:.0f},{:.0f},{:.4f},{:.4f},{:.0f},{},{},{:.0f},{:.0f},{:.0f},"
                        "{:.0f},{:.0f},{:.1f}\n",
@@ -1267,7 +1423,7 @@ int cmd_bench(const BenchArgs& b) {
                              {"triangles_per_frame", ls.triangles()}}},
               {"frames", b.frames},
               {"knobs", json{{"slices", b.slices}, {"mode", b.mode}, {"bin_size", b.bin_size}, {"distribution", b.distribution},
-                             {"subbatch", b.subbatch}, {"lrz", b.lrz}, {"seed", b.seed}}},
+                             {"subbatch", b.subbatch}, {"lrz", b.lrz}, {"seed", b.seed}, {"prefetch", b.prefetch}}},
               {"runs", rows}}
              .dump(2)
       << "\n";
@@ -1345,6 +1501,12 @@ int main(int argc, char** argv) {
   run->add_option("--throttle", a.throttle, "The slices' hull-shader launch throttle: off (greedy), source (the "
                                             "source's throttle) or cap:N (N thread groups in flight)")
       ->capture_default_str();
+  run->add_option("--prefetch", a.prefetch, "The tile prefetcher: off, on (fixed threshold) or adaptive (the "
+                                            "threshold follows the SLC hit rate); docs/prefetcher.md")
+      ->capture_default_str();
+  run->add_option("--prefetch-tune", a.prefetch_tune, "The tile prefetcher's tuning, KEY=N,...: threshold, max_lines, "
+                                                      "entries, kinds (1 texture, 2 target), window (lines), hit_high, "
+                                                      "hit_low (GEOM.PF_CFG, PF_ADAPT; default their resets)");
   run->add_option("--tess-stage", a.tess_stage, "The slices' tessellation stage, KEY=N,...: tg (patches per thread "
                                                 "group), slots, hs_base, hs_per_patch, ds_wave, rate (default: the "
                                                 "GEOM TESS_* resets)");
@@ -1383,6 +1545,10 @@ int main(int argc, char** argv) {
   bench->add_option("--subbatch", ba.subbatch, "Primitives per sub-batch (16..1024)")->capture_default_str();
   bench->add_option("--lrz", ba.lrz, "LRZ (on, off)")->capture_default_str();
   bench->add_option("--throttle", ba.throttle, "HS launch throttles (off, source, cap:N)")->capture_default_str();
+  bench->add_option("--prefetch", ba.prefetch, "Tile prefetcher modes (off, on, adaptive); list off first for the "
+                                              "prefetch figures against it")
+      ->capture_default_str();
+  bench->add_option("--prefetch-tune", ba.prefetch_tune, "One prefetcher tuning for every run (KEY=N,...; see run)");
   bench->add_option("--tess-stage", ba.tess_stage, "One tessellation-stage setting for every run (KEY=N,...; see run)");
   bench->add_option("--seed", ba.seed, "Seeds")->capture_default_str();
   bench->add_flag("--fst", ba.fst, "Also measure the speed with an FST of the whole run");

@@ -92,7 +92,7 @@ void RefFrameRenderer::execute(const driver::PipeCommand& cmd, SparseMemory& mem
       if (pass_renderer_) pass_renderer_->batch_close();
       break;
     default:
-      break;  // SET_BIN_MODE, BIND_VIS_BUFFER, FRAME_END: no pixels
+      break;  // SET_BIN_MODE, BIND_VIS_BUFFER, SET_PREFETCH, FRAME_END: no pixels
   }
 }
 

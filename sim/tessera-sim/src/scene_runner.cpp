@@ -182,6 +182,25 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     umd_->set_vis_buffer(vis_buffer_);
   }
 
+  // The tile prefetcher's history (docs/prefetcher.md "History in memory"): 64 bytes per tile
+  // of a frame's render passes, at the smallest bin size; a two-level pass runs once more per
+  // coarse bin, and each run is a render pass of its own. Fresh memory reads 0, which is never
+  // a previous frame's line.
+  if (cfg_.prefetch.mode != driver::PrefetchMode::Off) {
+    const UmdConfig& uc = umd_->config();
+    const uint64_t runs = 1 + uint64_t{uc.two_level.coarse_x} * uc.two_level.coarse_y;
+    uint64_t tiles = 0;
+    for (const PassSpec& ps : scene_.scene.passes) {
+      const bool screen = ps.target == kScreenTarget;
+      const auto it = scene_.scene.targets.find(ps.target);
+      const uint32_t w = screen || it == scene_.scene.targets.end() ? scene_.scene.width : it->second.width;
+      const uint32_t h = screen || it == scene_.scene.targets.end() ? scene_.scene.height : it->second.height;
+      tiles += uint64_t{(w + 15) / 16} * ((h + 15) / 16) * runs;
+    }
+    pf_history_bytes_ = driver::prefetch_history_bytes(std::clamp<uint64_t>(tiles, 1, 1u << 18));
+    pf_history_addr_ = kmd_->allocate(pf_history_bytes_, 64);
+  }
+
   auto make_target = [&](const std::string& name, uint32_t w, uint32_t h) {
     Target t;
     t.width = w;
@@ -261,6 +280,8 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   const std::optional<driver::VisCounters> vis0 = read_vis();
   const std::optional<ThrottleCounters> thr0 =
       rtl_ ? std::optional<ThrottleCounters>(kmd_->read_throttle_counters()) : std::nullopt;
+  driver::PrefetchCounters pf0{};
+  if (rtl_) pf0 = kmd_->read_prefetch_counters();
   const uint64_t cyc0 = dev_->cycles();
   // Read with no cycle in between (read_slc() below clocks the GPU through register reads):
   // a slice's activity counts then add up to the frame's cycles exactly.
@@ -278,6 +299,10 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
   std::vector<uint32_t> allocs;
   std::vector<GpuPass> passes;
   CommandBuffer cb = umd_->create_command_buffer(fmt::format("{} frame {}", scene_.scene.name, frame), cfg_.patch);
+  if (cfg_.prefetch.mode != driver::PrefetchMode::Off && !pf_sent_) {
+    cb.set_prefetch(cfg_.prefetch, pf_history_addr_, pf_history_bytes_);
+    pf_sent_ = true;
+  }
   for (const PassPlan& pp : plan.passes) {
     const PassSpec& ps = *pp.spec;
     const Target& t = targets_.at(ps.target);
@@ -430,6 +455,11 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     s.writebacks = s1.writebacks - slc0.writebacks;
     s.deleted_dirty = s1.deleted_dirty - slc0.deleted_dirty;
     s.deleted_clean = s1.deleted_clean - slc0.deleted_clean;
+    s.prefetches = s1.prefetches - slc0.prefetches;
+    s.prefetch_fills = s1.prefetch_fills - slc0.prefetch_fills;
+    s.prefetch_used = s1.prefetch_used - slc0.prefetch_used;
+    s.prefetch_unused = s1.prefetch_unused - slc0.prefetch_unused;
+    s.prefetch_dropped = s1.prefetch_dropped - slc0.prefetch_dropped;
     st.slc = s;
   }
   std::optional<driver::VisCounters> vis_delta;
@@ -443,6 +473,27 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
     st.tess = TessCounters{d(tess0->patches, tess1->patches), d(tess0->triangles, tess1->triangles),
                            d(tess0->isoline_segments, tess1->isoline_segments),
                            d(tess0->thread_groups, tess1->thread_groups)};
+  }
+  if (rtl_) {
+    const driver::PrefetchCounters pf1 = kmd_->read_prefetch_counters();
+    auto d = [](uint64_t a, uint64_t b) -> uint64_t { return static_cast<uint32_t>(b - a); };
+    PrefetchFrameStats p;
+    p.mode = driver::to_string(cfg_.prefetch.mode);
+    p.tiles_similar = d(pf0.tiles_similar, pf1.tiles_similar);
+    p.tiles_dissimilar = d(pf0.tiles_dissimilar, pf1.tiles_dissimilar);
+    p.tiles_no_history = d(pf0.tiles_no_history, pf1.tiles_no_history);
+    p.tiles_no_room = d(pf0.tiles_no_room, pf1.tiles_no_room);
+    p.lines_requested = d(pf0.lines_requested, pf1.lines_requested);
+    p.events_dropped = d(pf0.events_dropped, pf1.events_dropped);
+    p.reads_untracked = d(pf0.reads_untracked, pf1.reads_untracked);
+    p.threshold = pf1.threshold;
+    if (st.slc) {
+      p.lines_filled = static_cast<uint32_t>(st.slc->prefetch_fills);
+      p.lines_dropped = static_cast<uint32_t>(st.slc->prefetch_dropped);
+      p.lines_used = static_cast<uint32_t>(st.slc->prefetch_used);
+      p.lines_evicted_unused = static_cast<uint32_t>(st.slc->prefetch_unused);
+    }
+    st.prefetch = p;
   }
   if (thr0) {
     const ThrottleCounters thr1 = kmd_->read_throttle_counters();

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 
@@ -12,6 +13,7 @@
 #include "tessera/sim/rtl_device.hpp"
 #include "tessera/sim/scene_runner.hpp"
 #include "tessera/sim/texture.hpp"
+#include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 
 using namespace tessera::sim;
@@ -645,3 +647,70 @@ INSTANTIATE_TEST_SUITE_P(
                          i.param.grid.coarse_x, i.param.grid.coarse_y,
                          i.param.patch == tessera::driver::PatchMethod::Cpu ? "cpu" : "gpu");
     });
+
+// Catches (issue 19): the tile prefetcher changing a picture (a PREFETCH or a history write
+// landing in the frame's data, or the SLC answering a demand read wrongly after a prefetch),
+// or not working at all. The coherent prefetch scene at 96x64 (textured floor, walls, boxes;
+// the camera orbits 1.5 degrees a frame) for three frames on 2 slices, the RTL with the
+// prefetcher ADAPTIVE against the reference renderer, every frame's screen; frame 0 has no
+// history (every tile new), the later frames find most tiles similar and prefetch, and the
+// history buffer holds this frame's lines (epoch, target size) where the tiles are.
+TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
+  Scene s = load_scene(std::string(TESSERA_SOURCE_DIR) + "/scenes/prefetch/coherent.yaml");
+  s.width = 96;
+  s.height = 64;
+  s.frames = 3;
+  const LoadedScene ls = load_assets(std::move(s));
+  RunConfig rc;
+  rc.slices = 2;
+  rc.backend = "ref";
+  RefFrameRenderer renderer;
+  SceneRunner ref(ls, rc, &renderer);
+  rc.backend = "rtl";
+  rc.prefetch.mode = tessera::driver::PrefetchMode::Adaptive;
+  SceneRunner rtl(ls, rc);
+  for (uint32_t f = 0; f < 3; ++f) {
+    ref.run_frame(f);
+    const FrameStats st = rtl.run_frame(f);
+    const std::vector<uint8_t> a = ref.read_screen(), b = rtl.read_screen();
+    ASSERT_EQ(a.size(), b.size());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < a.size(); i += 4) bad += std::memcmp(&a[i], &b[i], 4) != 0;
+    EXPECT_EQ(bad, 0u) << "frame " << f << ": pixels differ with the prefetcher on";
+    ASSERT_TRUE(st.prefetch.has_value());
+    const PrefetchFrameStats& p = *st.prefetch;
+    EXPECT_EQ(p.mode, "adaptive");
+    EXPECT_EQ(p.events_dropped, 0u);
+    const uint64_t tiles = 3 * 2;   // 96x64 in 32x32 bins: every tile is rendered
+    EXPECT_EQ(p.tiles_similar + p.tiles_dissimilar + p.tiles_no_history, tiles) << "frame " << f;
+    if (f == 0) {
+      EXPECT_EQ(p.tiles_no_history, tiles);
+      EXPECT_EQ(p.lines_requested, 0u);
+    } else {
+      EXPECT_GE(p.tiles_similar, tiles / 2) << "frame " << f << ": a slow orbit keeps most tiles similar";
+      EXPECT_GT(p.lines_requested, 0u);
+      EXPECT_LE(p.lines_filled + p.lines_dropped, p.lines_requested);
+    }
+  }
+  // The history in GPU memory (spec/layouts.yaml pf_history_line): tile t's line at
+  // history + 64 t. Epochs: 1 at reset, + 2 for SET_PREFETCH, + 1 per FRAME_END, so frame 2
+  // writes epoch 5. A slice writes a tile's line when it moves on to its next tile, so all but
+  // each slice's last tile of frame 2 carry it, with the target's size and the 32x32 bins.
+  const auto [addr, bytes] = rtl.prefetch_history();
+  ASSERT_GE(bytes, 6u * 64);
+  std::vector<uint8_t> hist(6 * 64);
+  rtl.device().read_mem(addr, hist);
+  unsigned current = 0;
+  for (unsigned t = 0; t < 6; ++t) {
+    std::array<uint32_t, 16> w{};
+    std::memcpy(w.data(), &hist[t * 64], 64);
+    const auto line = tessera::layout::PfHistoryLine::unpack(w.data());
+    if (line.epoch != 5) continue;
+    ++current;
+    EXPECT_EQ(line.width, 96u) << "tile " << t;
+    EXPECT_EQ(line.height, 64u) << "tile " << t;
+    EXPECT_EQ(line.bin_size, TS_BIN_SIZE_PX32) << "tile " << t;
+    EXPECT_GT(line.count, 0u) << "tile " << t;
+  }
+  EXPECT_GE(current, 6u - 2u) << "tiles whose line frame 2 wrote";
+}

@@ -26,6 +26,7 @@
 
 #include "tessera/driver/packets.hpp"
 #include "tessera/driver/pipeline_state.hpp"
+#include "tessera/driver/prefetch.hpp"
 #include "tessera/driver/resources.hpp"
 
 namespace tessera::driver {
@@ -126,6 +127,11 @@ class CommandBuffer {
   void delete_group(ResourceGroup& g);  // DSID_DELETE: drop the group's cache lines
   void indirect_buffer(uint32_t addr, uint32_t size_dwords);
   void frame_end(uint32_t frame_id);
+  // The tile prefetcher (docs/prefetcher.md): GEOM.PF_CFG and PF_ADAPT, then SET_PREFETCH with
+  // the history buffer (history_addr, history_bytes; 64 bytes per tile of a frame). Outside a
+  // render pass; a mode other than Off needs a 64-byte aligned buffer of at least one line, and
+  // every field must fit its register: a DriverError names what does not.
+  void set_prefetch(const PrefetchConfig& cfg, uint32_t history_addr, uint32_t history_bytes);
   void perf_sample(uint32_t addr);
   void nop(uint32_t payload_dwords);
   // Ends recording and patches to the binning mode active now ([0026], [0042]).

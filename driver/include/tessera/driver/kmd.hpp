@@ -97,6 +97,9 @@ struct KmdStats {
 struct SlcCounters {
   uint64_t reads = 0, writes = 0, hits = 0, misses = 0, fills = 0, writebacks = 0, deleted_dirty = 0,
            deleted_clean = 0;
+  // PREFETCH requests performed, lines they filled, prefetched lines later used by demand and
+  // evicted unused, and PREFETCHes dropped for want of a miss slot (docs/slc.md "Prefetch").
+  uint64_t prefetches = 0, prefetch_fills = 0, prefetch_used = 0, prefetch_unused = 0, prefetch_dropped = 0;
 };
 
 // The geometry slices' tessellation counters (spec/registers/geom.yaml TESS_*): patches the
@@ -188,6 +191,8 @@ class Kmd {
   TessCounters read_tess_counters();
   // Reads the GEOM block's two-level binning counters.
   VisCounters read_vis_counters();
+  // GEOM.PF_STATUS and the PF_* counters (docs/prefetcher.md "Registers").
+  PrefetchCounters read_prefetch_counters();
   // Limits the SLC's allocation to `ways` ways (SLC WAY_LIMIT; 0 = all): cache partitioning,
   // so a small frame can meet the cache a large one meets (docs/slc.md "Way limit").
   void set_slc_way_limit(uint32_t ways);

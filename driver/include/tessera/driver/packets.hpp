@@ -89,6 +89,7 @@ Dwords cond_exec(uint32_t addr, uint32_t mask, uint32_t ref, uint32_t count);
 Dwords set_regs(uint32_t offset, std::span<const uint32_t> values);
 Dwords set_bin_mode(const BinningInfo& info);
 Dwords bind_vis_buffer(uint32_t addr, uint32_t size_bytes);
+Dwords set_prefetch(uint32_t mode, uint32_t addr, uint32_t size_bytes);
 Dwords draw(const DrawDesc& d);
 Dwords renderpass_begin(const RenderPassPacket& rp);
 Dwords renderpass_end();

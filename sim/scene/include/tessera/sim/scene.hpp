@@ -74,6 +74,9 @@ struct OrbitSpec {
   Vec3 center{0, 0, 0};
   double start_deg = 0;
   double deg_per_frame = 0;
+  // Camera cuts: every cut_every frames (0: never) the angle jumps by cut_deg more.
+  uint32_t cut_every = 0;
+  double cut_deg = 0;
 };
 
 struct CameraSpec {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tessera/driver/kmd.hpp"
+#include "tessera/driver/prefetch.hpp"
 #include "tessera/driver/umd.hpp"
 #include "tessera/sim/frame_plan.hpp"
 #include "tessera/sim/frame_renderer.hpp"
@@ -61,6 +62,10 @@ struct RunConfig {
   driver::TessellationState tess;
   // SLC WAY_LIMIT (docs/slc.md "Way limit"): overrides the scene's gpu.slc_ways; 0 = all ways.
   std::optional<uint32_t> slc_ways;
+  // The tile prefetcher (docs/prefetcher.md; tessera-sim --prefetch): mode and GEOM.PF_CFG /
+  // PF_ADAPT. Not Off: the runner allocates the history buffer and the first frame's command
+  // buffer starts with set_prefetch.
+  driver::PrefetchConfig prefetch;
   const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): the run stops with an exception
   // rtl only: record the slices' bins, phases, stalls and sub-batches per frame
   // (FrameStats::recording; GpuSim slice recording) for heatmaps and the timeline.
@@ -132,6 +137,20 @@ struct TwoLevelFrameStats {
   std::optional<uint64_t> gmem_load_bytes, gmem_store_bytes;
 };
 
+// The tile prefetcher in a frame (rtl only; stats.json "prefetch", docs/prefetcher.md): the
+// GEOM PF_* counters and the SLC's prefetch counters, as deltas over the frame.
+struct PrefetchFrameStats {
+  std::string mode = "off";
+  uint64_t tiles_similar = 0, tiles_dissimilar = 0, tiles_no_history = 0, tiles_no_room = 0;
+  uint64_t lines_requested = 0;   // PREFETCHes the prefetcher sent
+  uint64_t lines_filled = 0;      // lines they brought into the SLC (SLC CNT_PREFETCH_FILLS)
+  uint64_t lines_dropped = 0;     // dropped by the SLC for want of a miss slot
+  uint64_t lines_used = 0;        // prefetched lines a demand READ or WRITE later hit
+  uint64_t lines_evicted_unused = 0;
+  uint64_t events_dropped = 0, reads_untracked = 0;
+  uint32_t threshold = 0;         // at the end of the frame
+};
+
 using driver::SlcCounters;
 using driver::TessCounters;
 using driver::ThrottleCounters;
@@ -159,6 +178,7 @@ struct FrameStats {
   double upload_seconds = 0;
   std::string binning_mode = "pbb";
   std::optional<TwoLevelFrameStats> two_level;   // frames with two-level passes
+  std::optional<PrefetchFrameStats> prefetch;    // rtl only
   std::vector<SliceFrameStats> slices;  // rtl only: one per slice
   std::vector<PassFrameStats> pass_stats;   // per render pass, both backends
   std::vector<DrawFrameStats> draw_stats;   // per draw of the scene, both backends
@@ -179,6 +199,8 @@ class SceneRunner {
   // the policy sets in a real driver): command buffers are written, or patched before
   // submission, for two-level binning when on (docs/two-level.md).
   void set_two_level(bool on, const std::string& reason);
+  // The tile prefetcher's history buffer {address, bytes} ({0, 0} with the prefetcher off).
+  std::pair<uint32_t, uint32_t> prefetch_history() const { return {pf_history_addr_, pf_history_bytes_}; }
   FrameStats run_frame(uint32_t frame);
   // The scene's set-up uploads (textures, zero-filled targets) in the constructor.
   uint64_t setup_upload_bytes() const { return setup_upload_bytes_; }
@@ -223,6 +245,8 @@ class SceneRunner {
   std::unique_ptr<driver::Kmd> kmd_;
   std::map<std::string, Target> targets_;
   driver::VisBuffer vis_buffer_;
+  uint32_t pf_history_addr_ = 0, pf_history_bytes_ = 0;   // the prefetcher's history buffer
+  bool pf_sent_ = false;                                  // set_prefetch recorded
   std::map<std::string, driver::TextureBinding> textures_;
   std::vector<GpuPass> last_passes_;
   uint64_t setup_upload_bytes_ = 0, setup_upload_cycles_ = 0;

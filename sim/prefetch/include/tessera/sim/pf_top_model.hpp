@@ -1,0 +1,324 @@
+// PfTopModel -- the C++ reference of the tile prefetcher (rtl/prefetch/pf_top.sv;
+// docs/prefetcher.md), written from the Samsung source (004_c4de9378d94a44ec.txt: bin
+// correlation, prefetch by tile ID, address tracking) as docs/prefetcher.md maps it.
+//
+// Transaction level: it does not model the engine's timing or the round robin between slices,
+// only what each slice's jobs do, in the slice's order. A tile's line is read and written only
+// by the jobs of the slice that owns the tile, so per slice the sequence of memory requests
+// (history reads, history writes with their data, PREFETCHes) is a function of the slice's bin
+// events and reads and of the commands between them; that is what a bench compares. The
+// address tracking itself is cycle-exact (PfTrackerModel): a bench calls slice_cycle() for
+// the inputs of every cycle in which a slice has a read or a bin event.
+//
+// One thing comes from the RTL: whether a bin event found room in the slice's queue (the
+// queue drains at the engine's pace); a bench passes the RTL's ev_drop_o.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "tessera/sim/pf_tracker_model.hpp"
+#include "tessera_layouts.hpp"
+
+namespace tessera::sim {
+
+// GEOM.PF_CFG and PF_ADAPT (spec/registers/geom.yaml).
+struct PfConfig {
+  unsigned threshold = 8, max_lines = 128, entries = 4, kinds = 3, window = 8;
+  unsigned hit_high = 75, hit_low = 50;
+};
+
+struct PfRequest {
+  enum Op : unsigned { kRead = 0, kWrite = 1, kPrefetch = 2 };
+  unsigned op = kRead;
+  std::uint32_t addr = 0;
+  std::array<std::uint32_t, 16> data{};  // WRITE data (the line)
+  bool operator==(const PfRequest&) const = default;
+};
+
+struct PfCounters {
+  std::uint64_t similar = 0, dissimilar = 0, no_history = 0, requested = 0, dropped = 0,
+                untracked = 0, no_room = 0;
+};
+
+class PfTopModel {
+ public:
+  static constexpr unsigned kKinds = 2, kKMax = 4, kLineAw = 26, kEntW = 1 + 2 * kLineAw;
+  static constexpr unsigned kIdxW = 24;
+  enum Mode : unsigned { kOff = 0, kOn = 1, kAdaptive = 2 };
+  using Line = std::array<std::uint32_t, 16>;
+  using Pos = layout::PfHistoryLine::Pos;
+
+  // initial(addr): the memory's content of a line never written (what the bench's memory holds)
+  PfTopModel(unsigned slices, std::uint32_t mem_bytes, std::function<Line(std::uint32_t)> initial)
+      : mem_lines_(mem_bytes >> 6), initial_(std::move(initial)), sl_(slices) {
+    for (auto& s : sl_) s.trk = PfTrackerModel(kKinds, kKMax);
+  }
+
+  // ---- commands, in command order ---------------------------------------------------------------
+  void set(unsigned mode, std::uint32_t addr, std::uint32_t size, const PfConfig& cfg, std::uint32_t hits,
+           std::uint32_t misses) {
+    run();  // the RTL takes SET_PREFETCH only with every earlier job done
+    mode_ = mode;
+    base_ = addr;
+    lines_ = std::min<std::uint32_t>(size >> 6, (1U << kIdxW) - 1);
+    epoch_ = static_cast<std::uint16_t>(epoch_ + 2);
+    thr_ = cfg.threshold & 0xff;
+    latch(cfg);
+    pass_open_ = false;
+    pass_base_ = 0;
+    hits_ = hits;
+    misses_ = misses;
+    for (auto& s : sl_) s.open = false;
+  }
+  void bin_size(unsigned b) { bin_ = b & 3; }
+  void pass_begin(unsigned width, unsigned height, const PfConfig& cfg) {
+    latch(cfg);
+    if (pass_open_) pass_base_ = (pass_base_ + tx_n_ * ty_n_) & ((1U << kIdxW) - 1);
+    pass_open_ = true;
+    pw_ = width & 0xfff;
+    ph_ = height & 0xfff;
+    tx_n_ = tiles(pw_);
+    ty_n_ = tiles(ph_);
+  }
+  void frame_end(std::uint32_t hits, std::uint32_t misses, const PfConfig& cfg) {
+    if (mode_ == kAdaptive) {
+      const std::uint64_t dh = static_cast<std::uint32_t>(hits - hits_);
+      const std::uint64_t dt = dh + static_cast<std::uint32_t>(misses - misses_);
+      const bool up = dt != 0 && dh * 100 > dt * cfg.hit_high && thr_ != 0xff;
+      const bool down = dt != 0 && dh * 100 < dt * cfg.hit_low && thr_ != 0;
+      if (down) --thr_;  // the RTL's later assignment wins when both hold (hit_low > hit_high)
+      else if (up) ++thr_;
+    }
+    epoch_ = static_cast<std::uint16_t>(epoch_ + 1);
+    pass_open_ = false;
+    pass_base_ = 0;
+    hits_ = hits;
+    misses_ = misses;
+  }
+
+  // ---- per slice and cycle: a bin event and/or an accepted READ (tag bit 7: FS texel read) -------
+  struct CycleIn {
+    bool bs = false;
+    unsigned tx = 0, ty = 0, count = 0;
+    bool dropped = false;  // the RTL's ev_drop_o for this event
+    bool rd = false;
+    std::uint32_t addr = 0;
+    unsigned tag = 0;
+  };
+  void slice_cycle(unsigned s, const CycleIn& in) {
+    if (mode_ == kOff) return;
+    Slice& sl = sl_[s];
+    if (in.bs) {
+      const std::uint32_t t_idx =
+          (pass_base_ + ((in.ty & 0x7f) * tx_n_ & 0xffff) + (in.tx & 0x7f)) & ((1U << kIdxW) - 1);
+      const bool t_in = pass_open_ && (in.tx & 0x7f) < tx_n_ && (in.ty & 0x7f) < ty_n_ && t_idx < lines_;
+      counters_.no_room += !t_in;
+      if (sl.open || t_in) {
+        if (in.dropped) {
+          ++counters_.dropped;
+          sl.open = false;
+        } else {
+          Job j;
+          j.p_valid = sl.open;
+          j.p_idx = sl.open_idx;
+          j.p_ranges = sl.trk.ranges();
+          j.t_valid = t_in;
+          j.t_idx = t_idx;
+          j.t_count = in.count & 0xff;
+          j.epoch = epoch_;
+          j.threshold = mode_ == kAdaptive ? thr_ : c_thr_;
+          j.window = c_win_;
+          j.entries = c_ent_;
+          j.kinds = c_kinds_;
+          j.max_lines = c_max_;
+          j.width = pw_;
+          j.height = ph_;
+          j.bin = bin_;
+          sl.jobs.push_back(j);
+          sl.open = t_in;
+        }
+      } else {
+        sl.open = false;
+      }
+      sl.open_idx = t_idx;
+    }
+    PfTrackerModel::Inputs ti;
+    ti.k = c_ent_;
+    ti.window = c_win_;
+    ti.load = in.bs;
+    ti.load_ranges.assign(kKinds * kKMax, PfRange{});
+    ti.rd_valid = in.rd;
+    ti.rd_kind = (in.tag & 0x80) ? 0 : 1;
+    ti.rd_line = (in.addr >> 6) & ((1U << kLineAw) - 1);
+    counters_.untracked += sl.trk.clock(ti);
+  }
+
+  // Runs every queued job; the requests each slice's jobs make are appended to requests(s).
+  void run() {
+    for (unsigned s = 0; s < sl_.size(); ++s) {
+      Slice& sl = sl_[s];
+      while (!sl.jobs.empty()) {
+        const Job j = sl.jobs.front();
+        sl.jobs.pop_front();
+        run_job(sl, j);
+      }
+    }
+  }
+
+  std::deque<PfRequest>& requests(unsigned s) { return sl_[s].out; }
+  const PfCounters& counters() const { return counters_; }
+  unsigned threshold() const { return mode_ == kAdaptive ? thr_ : c_thr_; }
+  std::uint16_t epoch() const { return epoch_; }
+  unsigned mode() const { return mode_; }
+  // the history memory as the model's jobs left it (lines never touched are absent)
+  const std::map<std::uint32_t, Line>& memory() const { return mem_; }
+
+  static std::uint64_t get(const Line& l, layout::FieldPos p, unsigned off = 0, unsigned width = 0) {
+    return layout::detail::get_bits(l.data(), p.lsb + off, width ? width : p.width);
+  }
+  static void put(Line& l, layout::FieldPos p, std::uint64_t v, unsigned off = 0, unsigned width = 0) {
+    layout::detail::put_bits(l.data(), p.lsb + off, width ? width : p.width, v);
+  }
+
+ private:
+  struct Job {
+    bool p_valid = false;
+    std::uint32_t p_idx = 0;
+    std::vector<PfRange> p_ranges;
+    bool t_valid = false;
+    std::uint32_t t_idx = 0;
+    unsigned t_count = 0;
+    std::uint16_t epoch = 0;
+    unsigned threshold = 0, window = 0, entries = 1, kinds = 0, max_lines = 1;
+    unsigned width = 0, height = 0, bin = 0;
+  };
+  struct Slice {
+    PfTrackerModel trk{kKinds, kKMax};
+    bool open = false;
+    std::uint32_t open_idx = 0;
+    Line line{};  // the line of the tile the slice is on, as the engine holds it
+    std::deque<Job> jobs;
+    std::deque<PfRequest> out;
+  };
+
+  void latch(const PfConfig& cfg) {
+    c_thr_ = cfg.threshold & 0xff;
+    c_win_ = cfg.window & 0xff;
+    const unsigned e = cfg.entries & 7;
+    c_ent_ = e == 0 ? 1 : (e > kKMax ? kKMax : e);
+    c_kinds_ = cfg.kinds & 3;
+    c_max_ = (cfg.max_lines & 0xff) == 0 ? 256 : (cfg.max_lines & 0xff);
+  }
+  unsigned tiles(unsigned px) const { return ((px + (16U << bin_) - 1) >> (4 + bin_)) & 0xff; }
+
+  Line& mem(std::uint32_t addr) {
+    auto it = mem_.find(addr);
+    if (it == mem_.end()) it = mem_.emplace(addr, initial_(addr)).first;
+    return it->second;
+  }
+
+  static PfRange entry(const Line& l, unsigned i) {
+    const unsigned off = i * kEntW;
+    PfRange r;
+    r.valid = get(l, Pos::ranges, off + kEntW - 1, 1) != 0;
+    r.first = static_cast<std::uint32_t>(get(l, Pos::ranges, off + kLineAw, kLineAw));
+    r.last = static_cast<std::uint32_t>(get(l, Pos::ranges, off, kLineAw));
+    return r;
+  }
+  static void set_entry(Line& l, unsigned i, const PfRange& r) {
+    const unsigned off = i * kEntW;
+    put(l, Pos::ranges, r.last, off, kLineAw);
+    put(l, Pos::ranges, r.first, off + kLineAw, kLineAw);
+    put(l, Pos::ranges, r.valid, off + kEntW - 1, 1);
+  }
+
+  // A batch's range into the line: it extends the lowest valid entry of its kind whose range,
+  // widened by the window on both sides, overlaps it; else it takes the lowest free entry among
+  // the first `entries`; else it is lost (counted untracked).
+  void merge(Line& l, unsigned kind, const PfRange& r, const Job& j) {
+    const std::uint64_t w = j.window;
+    for (unsigned e = 0; e < kKMax; ++e) {
+      PfRange x = entry(l, kind * kKMax + e);
+      if (x.valid && r.first <= x.last + w && r.last + w >= x.first) {
+        x.first = std::min(x.first, r.first);
+        x.last = std::max(x.last, r.last);
+        set_entry(l, kind * kKMax + e, x);
+        return;
+      }
+    }
+    for (unsigned e = 0; e < j.entries; ++e) {
+      if (!entry(l, kind * kKMax + e).valid) {
+        set_entry(l, kind * kKMax + e, PfRange{true, r.first, r.last});
+        return;
+      }
+    }
+    ++counters_.untracked;
+  }
+
+  void run_job(Slice& sl, const Job& j) {
+    if (j.p_valid) {
+      for (unsigned i = 0; i < kKinds * kKMax; ++i)
+        if (j.p_ranges[i].valid) merge(sl.line, i / kKMax, j.p_ranges[i], j);
+      const std::uint32_t a = base_ + (j.p_idx << 6);
+      sl.out.push_back(PfRequest{PfRequest::kWrite, a, sl.line});
+      mem(a) = sl.line;
+    }
+    if (!j.t_valid) return;
+    const std::uint32_t a = base_ + (j.t_idx << 6);
+    sl.out.push_back(PfRequest{PfRequest::kRead, a, {}});
+    const Line rl = mem(a);
+    const bool same = get(rl, Pos::width) == j.width && get(rl, Pos::height) == j.height &&
+                      get(rl, Pos::bin_size) == j.bin;
+    const auto ep = static_cast<std::uint16_t>(get(rl, Pos::epoch));
+    if (same && ep == j.epoch) {
+      sl.line = rl;
+      return;
+    }
+    Line fresh{};
+    put(fresh, Pos::epoch, j.epoch);
+    put(fresh, Pos::width, j.width);
+    put(fresh, Pos::height, j.height);
+    put(fresh, Pos::bin_size, j.bin);
+    put(fresh, Pos::count, j.t_count);
+    sl.line = fresh;
+    if (!same || ep != static_cast<std::uint16_t>(j.epoch - 1)) {
+      ++counters_.no_history;
+      return;
+    }
+    const unsigned c = static_cast<unsigned>(get(rl, Pos::count));
+    const unsigned diff = c > j.t_count ? c - j.t_count : j.t_count - c;
+    if (diff > j.threshold) {
+      ++counters_.dissimilar;
+      return;
+    }
+    ++counters_.similar;
+    unsigned n = 0;
+    for (unsigned i = 0; i < kKinds * kKMax && n < j.max_lines; ++i) {
+      const PfRange r = entry(rl, i);
+      if (!r.valid || !((j.kinds >> (i / kKMax)) & 1U)) continue;
+      for (std::uint64_t cur = r.first; cur <= r.last && cur < mem_lines_ && n < j.max_lines; ++cur, ++n)
+        sl.out.push_back(PfRequest{PfRequest::kPrefetch, static_cast<std::uint32_t>(cur << 6), {}});
+    }
+    counters_.requested += n;
+  }
+
+  std::uint32_t mem_lines_;
+  std::function<Line(std::uint32_t)> initial_;
+  std::vector<Slice> sl_;
+  std::map<std::uint32_t, Line> mem_;
+  PfCounters counters_;
+  unsigned mode_ = kOff;
+  std::uint32_t base_ = 0, lines_ = 0;
+  std::uint16_t epoch_ = 1;
+  unsigned thr_ = 0, bin_ = 1, pw_ = 0, ph_ = 0, tx_n_ = 0, ty_n_ = 0;
+  bool pass_open_ = false;
+  std::uint32_t pass_base_ = 0, hits_ = 0, misses_ = 0;
+  unsigned c_thr_ = 0, c_win_ = 0, c_ent_ = 1, c_kinds_ = 0, c_max_ = 1;
+};
+
+}  // namespace tessera::sim
