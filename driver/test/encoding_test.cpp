@@ -174,6 +174,12 @@ TEST(Encoding, EveryPacketFieldByField) {
     {
       const uint32_t f = bits(32), a = bits(26) << 6;
       const Dwords e = pkt::frame_end(f), p = pkt::perf_sample(a);
+      const uint32_t m = bits(2), sz = bits(32);
+      const Dwords q = pkt::set_prefetch(m, a, sz);
+      expect_header(q, TS_OP_SET_PREFETCH, TS_PKT_SET_PREFETCH_LEN, TS_PKT_SET_PREFETCH_HEADER);
+      EXPECT_EQ(FIELD(q, SET_PREFETCH, MODE), m);
+      EXPECT_EQ(FIELD(q, SET_PREFETCH, ADDR), a);
+      EXPECT_EQ(FIELD(q, SET_PREFETCH, SIZE), sz);
       expect_header(e, TS_OP_FRAME_END, TS_PKT_FRAME_END_LEN, TS_PKT_FRAME_END_HEADER);
       expect_header(p, TS_OP_PERF_SAMPLE, TS_PKT_PERF_SAMPLE_LEN, TS_PKT_PERF_SAMPLE_HEADER);
       EXPECT_EQ(FIELD(e, FRAME_END, FRAME_ID), f);
@@ -187,7 +193,7 @@ TEST(Encoding, EveryPacketFieldByField) {
 TEST(Encoding, EncodersCoverEveryOpcode) {
   const std::vector<Dwords> all = {
       pkt::nop(0), pkt::indirect_buffer(0, 0), pkt::cond_exec(0, 0, 0, 0), pkt::set_regs(0, std::vector<uint32_t>{1}),
-      pkt::set_bin_mode({}), pkt::bind_vis_buffer(0, 0), pkt::draw({}), pkt::renderpass_begin({}),
+      pkt::set_bin_mode({}), pkt::bind_vis_buffer(0, 0), pkt::set_prefetch(0, 0, 0), pkt::draw({}), pkt::renderpass_begin({}),
       pkt::renderpass_end(), pkt::fence(0, 0), pkt::barrier_update(0, 0), pkt::barrier_wait(0, 0),
       pkt::dsid_set(0), pkt::dsid_delete(0, 0, 0), pkt::frame_end(0), pkt::perf_sample(0)};
   std::set<uint32_t> encoded, known;
