@@ -120,6 +120,7 @@ StateRegisters encode_state(const PipelineState& s, uint32_t target_width, uint3
   ra[raster_index(TS_RASTER_COLOR_OFFSET)] = TS_RASTER_COLOR_WRITE_EN_PUT(s.color.write ? 1u : 0u);
   if (s.texture) {
     ra[raster_index(TS_RASTER_TEX_CTRL_OFFSET)] = TS_RASTER_TEX_CTRL_ENABLE_PUT(1) |
+                                                  TS_RASTER_TEX_CTRL_TILED_PUT(s.texture->tiled ? 1u : 0u) |
                                                   TS_RASTER_TEX_CTRL_LOG2_W_PUT(log2_exact(s.texture->width, "width")) |
                                                   TS_RASTER_TEX_CTRL_LOG2_H_PUT(log2_exact(s.texture->height, "height"));
     ra[raster_index(TS_RASTER_TEX_BASE_OFFSET)] = TS_RASTER_TEX_BASE_ADDR_PUT(s.texture->addr);

@@ -5,7 +5,8 @@
 // (nearest, wrap, RGBA8 linear texture) when the draw binds a texture. Texel reads go
 // through CCHE"; 001_3630ef805e8956e2.txt (Qualcomm) names FS/TP as slice units.
 // Arithmetic (docs/raster.md "FS/TP"): texel (tx, ty) = (u >> (16 - log2_w),
-// v >> (16 - log2_h)) of the wrapped 0.16 coordinates, at tex_base + 4 (ty w + tx); the
+// v >> (16 - log2_h)) of the wrapped 0.16 coordinates, at tex_base + 4 (ty w + tx) (linear) or
+// in its 4x4 block in Morton order (TEX_CTRL.tiled, below); the
 // channel c = (vertex_c * texel_c + 255) >> 8.
 // Without a texture a quad passes straight through (no latency, 4 pixels per clock). With
 // one, the covered pixels are textured in a pipeline, one cache line per clock on hits: the
@@ -33,6 +34,7 @@ module raster_fs #(
   input  logic        rst_ni,
   input  logic        tex_en_i,
   input  logic [31:0] tex_base_i,
+  input  logic        tex_tiled_i,   // TEX_CTRL.tiled: 4x4-texel blocks in Morton order
   input  logic [3:0]  log2_w_i,
   input  logic [3:0]  log2_h_i,
   input  logic        inv_i,
@@ -84,11 +86,32 @@ module raster_fs #(
   logic [29:0]  la_q, la_d;
   logic [4*30-1:0] taddr4;
   logic [4*32-1:0] tx4, ty4, ta4;           // pixel i's texel column, row, byte address
+  // Tiled layout (TEX_CTRL.tiled; docs/raster.md "Texture layout", the C++ definition in
+  // sim/raster texel_layout.hpp): the texel's 4x4 block in Morton order, the low min(bw, bh)
+  // bits of block column and row interleaved (column first), the longer side's bits above.
+  logic       tiled;
+  logic [3:0] bw, bh, bm;
+  assign tiled = tex_tiled_i && log2_w_i >= 4'd2 && log2_h_i >= 4'd2;
+  assign bw    = log2_w_i - 4'd2;
+  assign bh    = log2_h_i - 4'd2;
+  assign bm    = (bw < bh) ? bw : bh;
+  function automatic logic [17:0] morton(input logic [8:0] bx, input logic [8:0] by, input logic [3:0] m,
+                                         input logic x_longer);
+    morton = '0;
+    for (int p = 0; p < 18; p++) begin
+      if (p < 2 * 32'(m)) morton[p] = (p % 2 == 1) ? by[p / 2] : bx[p / 2];
+      else if (p - 32'(m) < 9) morton[p] = x_longer ? bx[p - 32'(m)] : by[p - 32'(m)];
+    end
+  endfunction
+  logic [4*18-1:0] blk4;                    // pixel i's block number (tiled)
   always_comb begin
     for (int i = 0; i < 4; i++) begin
       tx4[i*32 +: 32] = 32'(q_q.uv[i*32 + 16 +: 16]) >> (5'd16 - {1'b0, log2_w_i});
       ty4[i*32 +: 32] = 32'(q_q.uv[i*32 +: 16]) >> (5'd16 - {1'b0, log2_h_i});
-      ta4[i*32 +: 32] = tex_base_i + (((ty4[i*32 +: 32] << log2_w_i) + tx4[i*32 +: 32]) << 2);
+      blk4[i*18 +: 18] = morton(tx4[i*32 + 2 +: 9], ty4[i*32 + 2 +: 9], bm, bw > bh);
+      ta4[i*32 +: 32] = tiled ? tex_base_i + {8'd0, blk4[i*18 +: 18], 6'd0} +
+                                32'({ty4[i*32 +: 2], tx4[i*32 +: 2], 2'b00})
+                              : tex_base_i + (((ty4[i*32 +: 32] << log2_w_i) + tx4[i*32 +: 32]) << 2);
       taddr4[i*30 +: 30] = ta4[i*32 + 2 +: 30];
     end
   end

@@ -213,6 +213,7 @@ module raster_slice #(
     .clk_i, .rst_ni,
     .tex_en_i(rg.tex_ctrl.enable),
     .tex_base_i(rg.tex_base.addr),
+    .tex_tiled_i(rg.tex_ctrl.tiled),
     .log2_w_i(rg.tex_ctrl.log2_w),
     .log2_h_i(rg.tex_ctrl.log2_h),
     .inv_i(fs_inv),

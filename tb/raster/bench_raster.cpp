@@ -173,10 +173,12 @@ TB_TEST(Vraster_slice_default, depth_ties_per_function) {
 // with tile traffic. u, v run past both ends of [0, 1) by rounding, so edge texels wrap.
 TB_TEST(Vraster_slice_default, texture_wrap) {
   start_clock(dut);
-  for (std::uint32_t l2 : {0x00000u, 0x30004u, 0x50005u, 0x20006u}) {
+  // TEX_CTRL: 1x1, 16x8, 32x32, 64x4 (log2_w at bits 11:8, log2_h at 19:16), linear, then the
+  // same tiled (bit 1: 4x4 blocks in Morton order; the 1x1 texture stays linear)
+  for (std::uint32_t ctrl : {0x00001u, 0x30401u, 0x50501u, 0x20601u, 0x00003u, 0x30403u, 0x50503u, 0x20603u}) {
     Scene sc = prologue(0x13, 1);
     sc.push_back(Op::reg(kRegTexBase, kTexAddr));
-    sc.push_back(Op::reg(kRegTexCtrl, 1 | (l2 << 8)));
+    sc.push_back(Op::reg(kRegTexCtrl, ctrl));
     sc.push_back(Op::begin(target(64, 48)));
     const std::int32_t m = 16 * 64, h = 16 * 48;
     sc.push_back(Op::tri_op(tri(vtx(0, 0, 5, 0xFFFFFFFF, 0, 0), vtx(m, 0, 5, 0xFF80FF40, 0xFFFF, 0),
@@ -212,7 +214,9 @@ Scene random_scene(std::uint32_t w, std::uint32_t h, std::uint32_t bin_size, int
       if (tb::chance(0.02)) sc.push_back(Op::close());
       if (tb::chance(0.02)) {
         sc.push_back(Op::reg(kRegTexBase, kTexAddr));
-        sc.push_back(Op::reg(kRegTexCtrl, tb::chance(0.5) ? 0u : (1u | std::uint32_t(tb::randint(0, 6)) << 8 |
+        // linear or tiled (4x4 blocks in Morton order; 1- and 2-texel sides stay linear)
+        sc.push_back(Op::reg(kRegTexCtrl, tb::chance(0.5) ? 0u : (1u | (tb::chance(0.5) ? 2u : 0u) |
+                                                                    std::uint32_t(tb::randint(0, 6)) << 8 |
                                                                     std::uint32_t(tb::randint(0, 6)) << 16)));
       }
       if (tb::chance(0.01)) sc.push_back(Op::flush());

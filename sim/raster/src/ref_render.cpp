@@ -3,6 +3,8 @@
 // arithmetic (int64 / __int128), independent of how the RTL schedules the work.
 #include "tessera/sim/ref_render.hpp"
 
+#include "tessera/sim/texel_layout.hpp"
+
 #include <algorithm>
 #include <bit>
 
@@ -95,7 +97,7 @@ void RefRenderer::set_reg(std::uint32_t offset, std::uint32_t value) {
   switch (offset & 0xFFF) {
     case TS_RASTER_DEPTH_OFFSET: st_.depth_func = value & 3; st_.depth_write = (value >> 4) & 1; break;
     case TS_RASTER_COLOR_OFFSET: st_.color_write = value & 1; break;
-    case TS_RASTER_TEX_CTRL_OFFSET: st_.tex_ctrl = value & 0x000F0F01; break;
+    case TS_RASTER_TEX_CTRL_OFFSET: st_.tex_ctrl = value & TS_RASTER_TEX_CTRL_RW_MASK; break;
     case TS_RASTER_TEX_BASE_OFFSET: st_.tex_base = value; break;
     case TS_RASTER_BATCH_OFFSET: st_.batch = value & 0xFF; break;
     case TS_RASTER_BIN_OFFSET:
@@ -321,7 +323,8 @@ void RefRenderer::render(const Triangle& tri, const PixelBox& box, std::uint32_t
         const unsigned lw = (st_.tex_ctrl >> 8) & 0xF, lh = (st_.tex_ctrl >> 16) & 0xF;
         const std::uint32_t u = std::uint32_t(a[5]) & 0xFFFF, vv = std::uint32_t(a[6]) & 0xFFFF;
         const std::uint32_t tx = u >> (16 - lw), ty = vv >> (16 - lh);
-        const std::uint32_t texel = mem_.read32(st_.tex_base + (((ty << lw) + tx) << 2));
+        const std::uint32_t texel =
+            mem_.read32(st_.tex_base + texel_offset(tx, ty, lw, lh, TS_RASTER_TEX_CTRL_TILED_GET(st_.tex_ctrl) != 0));
         std::uint32_t m = 0;
         for (int c = 0; c < 4; ++c) {
           const std::uint32_t p = ((rgba >> (8 * c)) & 0xFF) * ((texel >> (8 * c)) & 0xFF) + 255;

@@ -3,9 +3,12 @@
 // rules themselves, so a shared misunderstanding cannot hide in both.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <random>
+#include <vector>
 
 #include "tessera/sim/ref_render.hpp"
+#include "tessera/sim/texel_layout.hpp"
 
 namespace {
 
@@ -162,3 +165,42 @@ TEST(RefRender, InterpolationHitsVertexValues) {
 }
 
 }  // namespace
+
+// Catches (RASTER.TEX_CTRL.tiled, docs/raster.md "Texture layout"): a tiled texel offset that
+// is not a bijection onto the texture's bytes, 4x4 blocks that are not whole lines, blocks not
+// in Morton order (column bit first, the longer side's bits above), or tiling applied to a
+// texture narrower or shorter than 4 texels.
+TEST(TexelLayout, TiledIsMortonOrderedBlocksAndABijection) {
+  using tessera::sim::texel_offset;
+  for (unsigned lw = 0; lw <= 7; ++lw) {
+    for (unsigned lh = 0; lh <= 7; ++lh) {
+      const std::uint32_t w = 1U << lw, h = 1U << lh;
+      std::vector<bool> seen(w * h, false);
+      for (std::uint32_t y = 0; y < h; ++y) {
+        for (std::uint32_t x = 0; x < w; ++x) {
+          const std::uint32_t o = texel_offset(x, y, lw, lh, true);
+          ASSERT_EQ(o % 4, 0u);
+          ASSERT_LT(o / 4, w * h) << w << "x" << h << " texel " << x << "," << y;
+          ASSERT_FALSE(seen[o / 4]) << w << "x" << h << " texel " << x << "," << y << " shares its bytes";
+          seen[o / 4] = true;
+          if (lw < 2 || lh < 2) {
+            EXPECT_EQ(o, texel_offset(x, y, lw, lh, false)) << "a texture under 4 texels a side stays linear";
+          } else {
+            // the texel's 4x4 block is one 64-byte line
+            EXPECT_EQ(o / 64, texel_offset(x & ~3U, y & ~3U, lw, lh, true) / 64);
+            EXPECT_EQ(o % 64, (((y & 3) << 2) + (x & 3)) << 2);
+          }
+        }
+      }
+    }
+  }
+  // 16x16 texels = 4x4 blocks: Morton order 0 1 / 2 3, then the next 2x2 quadrant
+  EXPECT_EQ(texel_offset(4, 0, 4, 4, true), 64u);
+  EXPECT_EQ(texel_offset(0, 4, 4, 4, true), 128u);
+  EXPECT_EQ(texel_offset(4, 4, 4, 4, true), 192u);
+  EXPECT_EQ(texel_offset(8, 0, 4, 4, true), 256u);
+  // 32x8 texels = 8x2 blocks: one interleaved bit each, then the column's two extra bits
+  EXPECT_EQ(texel_offset(8, 0, 5, 3, true), 4u * 64);   // block (2, 0): column bit 1 above the pair
+  EXPECT_EQ(texel_offset(0, 4, 5, 3, true), 2u * 64);   // block (0, 1)
+  EXPECT_EQ(texel_offset(28, 4, 5, 3, true), 15u * 64); // block (7, 1): the last
+}

@@ -143,6 +143,7 @@ struct RunArgs {
   std::string throttle = "source";
   std::string tess_stage;
   std::string prefetch = "off", prefetch_tune;
+  std::string texture_layout = "linear";
   uint32_t memory_mib = static_cast<uint32_t>(kDefaultGpuMemoryBytes >> 20);
   bool no_render = false;
   bool heatmaps = false;
@@ -368,6 +369,12 @@ void apply_prefetch_tune(const std::string& option, const std::string& text, tes
   } catch (const std::exception& e) {
     throw UsageError(fmt::format("{} '{}': {}", option, text, e.what()));
   }
+}
+
+// --texture-layout linear | tiled (docs/raster.md "Texture layout"): true for tiled
+bool texture_layout_tiled(const std::string& option, const std::string& x) {
+  if (x == "linear" || x == "tiled") return x == "tiled";
+  throw UsageError(fmt::format("{}: '{}' is not one of linear, tiled", option, x));
 }
 
 // --prefetch off | on | adaptive (docs/prefetcher.md)
@@ -858,6 +865,7 @@ int cmd_run(RunArgs a) {
   apply_tess_stage("--tess-stage", a.tess_stage, rc.tess);
   rc.prefetch.mode = prefetch_mode("--prefetch", a.prefetch);
   apply_prefetch_tune("--prefetch-tune", a.prefetch_tune, rc.prefetch);
+  rc.tiled_textures = texture_layout_tiled("--texture-layout", a.texture_layout);
   rc.seed = a.seed;
   rc.bin_size = a.bin_size == 16 ? tessera::driver::BinSize::Px16
                                  : (a.bin_size == 64 ? tessera::driver::BinSize::Px64 : tessera::driver::BinSize::Px32);
@@ -960,6 +968,7 @@ int cmd_run(RunArgs a) {
                   {"tess_stage", a.tess_stage},
                   {"prefetch", a.prefetch},
                   {"prefetch_tune", a.prefetch_tune},
+                  {"texture_layout", a.texture_layout},
                   {"seed", a.seed},
                   {"memory_bytes", rc.memory_bytes},
                   {"render", renders},
@@ -1107,7 +1116,8 @@ struct BenchArgs {
   std::optional<uint32_t> slc_ways;
   std::string out = "tessera-bench";
   std::string slices = "1,2,4", mode = "pbb", bin_size = "32", distribution = "round-robin", subbatch = "256",
-              seed = "1", lrz = "on", throttle = "source", tess_stage, prefetch = "off", prefetch_tune;
+              seed = "1", lrz = "on", throttle = "source", tess_stage, prefetch = "off", prefetch_tune,
+              texture_layout = "linear";
 };
 
 struct BenchPoint {
@@ -1207,6 +1217,7 @@ int cmd_bench(const BenchArgs& b) {
     apply_tess_stage("--tess-stage", b.tess_stage, probe);
     tessera::driver::PrefetchConfig pf_probe;
     apply_prefetch_tune("--prefetch-tune", b.prefetch_tune, pf_probe);
+    texture_layout_tiled("--texture-layout", b.texture_layout);
   }
   const std::string scene_path = b.scene.empty() ? kSourceDir + "/scenes/demo/demo.yaml" : b.scene;
   require_utf8(b.out, "--out");
@@ -1288,6 +1299,7 @@ int cmd_bench(const BenchArgs& b) {
       apply_tess_stage("--tess-stage", b.tess_stage, rc.tess);
       rc.prefetch.mode = prefetch_mode("--prefetch", p.prefetch);
       apply_prefetch_tune("--prefetch-tune", b.prefetch_tune, rc.prefetch);
+      rc.tiled_textures = b.texture_layout == "tiled";
       rc.cancel = &g_cancel;
       if (fst) {
         fs::create_directories(tmp);
@@ -1423,7 +1435,8 @@ int cmd_bench(const BenchArgs& b) {
                              {"triangles_per_frame", ls.triangles()}}},
               {"frames", b.frames},
               {"knobs", json{{"slices", b.slices}, {"mode", b.mode}, {"bin_size", b.bin_size}, {"distribution", b.distribution},
-                             {"subbatch", b.subbatch}, {"lrz", b.lrz}, {"seed", b.seed}, {"prefetch", b.prefetch}}},
+                             {"subbatch", b.subbatch}, {"lrz", b.lrz}, {"seed", b.seed}, {"prefetch", b.prefetch},
+                             {"texture_layout", b.texture_layout}}},
               {"runs", rows}}
              .dump(2)
       << "\n";
@@ -1504,6 +1517,9 @@ int main(int argc, char** argv) {
   run->add_option("--prefetch", a.prefetch, "The tile prefetcher: off, on (fixed threshold) or adaptive (the "
                                             "threshold follows the SLC hit rate); docs/prefetcher.md")
       ->capture_default_str();
+  run->add_option("--texture-layout", a.texture_layout, "Scene textures in GPU memory: linear (rows) or tiled (4x4-texel "
+                                                        "blocks in Morton order, RASTER.TEX_CTRL.tiled)")
+      ->capture_default_str();
   run->add_option("--prefetch-tune", a.prefetch_tune, "The tile prefetcher's tuning, KEY=N,...: threshold, max_lines, "
                                                       "entries, kinds (1 texture, 2 target), window (lines), hit_high, "
                                                       "hit_low (GEOM.PF_CFG, PF_ADAPT; default their resets)");
@@ -1547,6 +1563,8 @@ int main(int argc, char** argv) {
   bench->add_option("--throttle", ba.throttle, "HS launch throttles (off, source, cap:N)")->capture_default_str();
   bench->add_option("--prefetch", ba.prefetch, "Tile prefetcher modes (off, on, adaptive); list off first for the "
                                               "prefetch figures against it")
+      ->capture_default_str();
+  bench->add_option("--texture-layout", ba.texture_layout, "Scene textures in GPU memory: linear or tiled (see run)")
       ->capture_default_str();
   bench->add_option("--prefetch-tune", ba.prefetch_tune, "One prefetcher tuning for every run (KEY=N,...; see run)");
   bench->add_option("--tess-stage", ba.tess_stage, "One tessellation-stage setting for every run (KEY=N,...; see run)");

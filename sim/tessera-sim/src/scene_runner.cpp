@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <chrono>
 #include <string_view>
 
 #include "tessera/driver/pipeline_state.hpp"
 #include "tessera/driver/vertex.hpp"
 #include "tessera/sim/rtl_device.hpp"
+#include "tessera/sim/texel_layout.hpp"
 #include "tessera_layouts.hpp"
 #include "tessera_spec.h"
 #include "tessera/sim/vertex.hpp"
@@ -227,9 +230,20 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
   };
   make_target(kScreenTarget, scene_.scene.width, scene_.scene.height);
   for (const auto& [name, t] : scene_.scene.targets) make_target(name, t.width, t.height);
+  // Scene textures go to GPU memory in rows, or (RunConfig::tiled_textures) in 4x4-texel blocks
+  // in Morton order (RASTER.TEX_CTRL.tiled, docs/raster.md "Texture layout"), as a tiler's
+  // driver lays them out, so a tile's texels are a few runs of whole lines. Render targets
+  // sampled as textures stay linear: the RB writes them in rows.
   for (const auto& [name, tex] : scene_.textures) {
     TextureBinding t{kmd_->allocate(static_cast<uint32_t>(tex.rgba.size()), 64), tex.width, tex.height};
-    upload(t.addr, tex.rgba, setup_upload_bytes_, setup_upload_cycles_, setup_upload_seconds_);
+    const unsigned lw = static_cast<unsigned>(std::countr_zero(tex.width));
+    const unsigned lh = static_cast<unsigned>(std::countr_zero(tex.height));
+    t.tiled = texture_tiled(cfg_.tiled_textures, lw, lh);
+    std::vector<uint8_t> laid(tex.rgba.size());
+    for (uint32_t y = 0; y < tex.height; ++y)
+      for (uint32_t x = 0; x < tex.width; ++x)
+        std::memcpy(&laid[texel_offset(x, y, lw, lh, t.tiled)], &tex.rgba[(std::size_t{y} * tex.width + x) * 4], 4);
+    upload(t.addr, laid, setup_upload_bytes_, setup_upload_cycles_, setup_upload_seconds_);
     textures_[name] = t;
   }
 }

@@ -90,6 +90,9 @@ struct ColorState {
 struct TextureBinding {
   uint32_t addr = 0;
   uint32_t width = 1, height = 1;
+  // RASTER.TEX_CTRL.tiled: the texels in 4x4 blocks in Morton order (docs/raster.md "Texture
+  // layout"); false: linear rows.
+  bool tiled = false;
   bool operator==(const TextureBinding&) const = default;
 };
 

@@ -66,6 +66,9 @@ struct RunConfig {
   // PF_ADAPT. Not Off: the runner allocates the history buffer and the first frame's command
   // buffer starts with set_prefetch.
   driver::PrefetchConfig prefetch;
+  // Scene textures in GPU memory: linear rows (false) or 4x4-texel blocks in Morton order
+  // (RASTER.TEX_CTRL.tiled, docs/raster.md "Texture layout"); tessera-sim --texture-layout.
+  bool tiled_textures = false;
   const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): the run stops with an exception
   // rtl only: record the slices' bins, phases, stalls and sub-batches per frame
   // (FrameStats::recording; GpuSim slice recording) for heatmaps and the timeline.
