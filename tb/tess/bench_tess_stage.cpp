@@ -561,8 +561,12 @@ TB_TEST(V, source_throttle_high_factors) {
   k.out_stall = 0.3;
   k.ts_delay = 2;
   co_await b.reset(k.regs);
-  const std::uint64_t phases = tb::scaled(4, 40);
+  // Eight phases, half of them with mostly low factors: the backlog then sits between 2x and
+  // 4x the HS latency often enough for the 8-in-flight limit (four phases of high factors
+  // alone missed it with some seeds, e.g. 586032107).
+  const std::uint64_t phases = tb::scaled(8, 40);
   for (std::uint64_t p = 0; p < phases; ++p) {
+    k.high_factor = p % 2 == 0 ? 0.5 : 0.1;
     k.regs.rate = static_cast<unsigned>(tb::randint(1, 6));
     k.regs.tg_size = static_cast<unsigned>(tb::randint(1, 4));
     k.regs.hs_base = static_cast<unsigned>(tb::randint(10, 60));
