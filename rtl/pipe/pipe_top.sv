@@ -234,7 +234,11 @@ module pipe_top #(
     slices_idle = 1'b1;
     for (int unsigned s = 0; s < NS; s++) if (outst_q[s*4 +: 4] != '0) slices_idle = 1'b0;
   end
-  assign rpb_hold = side_rin.kind == tessera_raster_pkg::RIN_RP_BEGIN && !slices_idle && (sent_q == '0);
+  // ... and, with the slices idle, until the tile prefetcher has drained the last pass's jobs
+  // (pf_top.sv "Draining": a pass's history jobs never mix with the next pass's)
+  logic pf_drain, pf_drained;
+  assign rpb_hold = side_rin.kind == tessera_raster_pkg::RIN_RP_BEGIN && (!slices_idle || !pf_drained) &&
+                    (sent_q == '0);
 
   assign bc_valid   = {NS{side_valid && side_to_raster && !rpb_hold}} & ~sent_q;
   logic [NS-1:0] kq_wready, vp_cmd_ready;
@@ -246,6 +250,9 @@ module pipe_top #(
   assign side_is_fe = side_cmd.opcode == tessera_spec_pkg::TS_OP_FRAME_END;
   assign side_is_pf = side_cmd.opcode == tessera_spec_pkg::TS_OP_SET_PREFETCH;
   assign pf_hold    = (side_is_fe || side_is_pf) && (!slices_idle || (side_is_pf && !pf_set_ready));
+  assign pf_drain   = side_valid && slices_idle &&
+                      (side_is_pf || (side_to_raster && side_rin.kind == tessera_raster_pkg::RIN_RP_BEGIN &&
+                                      sent_q == '0));
   assign side_ready = side_to_raster ? (&(sent_q | bc_ready)) : !pf_hold;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)                       sent_q <= '0;
@@ -500,7 +507,7 @@ module pipe_top #(
     .cfg_threshold_i(pf_cfg.threshold), .cfg_max_lines_i(pf_cfg.max_lines),
     .cfg_entries_i(pf_cfg.entries), .cfg_kinds_i(pf_cfg.kinds), .cfg_window_i(pf_cfg.window),
     .cfg_hit_high_i(pf_cfg.hit_high), .cfg_hit_low_i(pf_cfg.hit_low),
-    .set_i(pf_set), .set_ready_o(pf_set_ready),
+    .set_i(pf_set), .set_ready_o(pf_set_ready), .drain_i(pf_drain), .drained_o(pf_drained),
     .set_mode_i(side_cmd.args[tessera_spec_pkg::TS_PKT_SET_PREFETCH_MODE_DW*32 +
                               tessera_spec_pkg::TS_PKT_SET_PREFETCH_MODE_LSB +: 2]),
     .set_addr_i(side_cmd.args[tessera_spec_pkg::TS_PKT_SET_PREFETCH_ADDR_DW*32 +: 32]),

@@ -35,9 +35,18 @@
 //
 // Commands arrive in command order from pipe_top: SET_PREFETCH (set_i, taken only when
 // set_ready_o: nothing of an earlier history is in flight), RENDERPASS_BEGIN (pass_begin_i:
-// the pass's target size; earlier passes have rendered), RASTER.BIN writes (bin_size_we_i) and
+// the pass's target size, taken only when drained_o), RASTER.BIN writes (bin_size_we_i) and
 // FRAME_END (frame_end_i, once every slice has finished the frame). A bin event never arrives
 // in the cycle of a command.
+//
+// Draining (drain_i: a RENDERPASS_BEGIN or SET_PREFETCH waits, and every slice is idle): each
+// slice's open tile is closed by a job that only merges and writes its line, and the engine
+// runs every queued job; drained_o then holds. Why a pass starts only drained: tile numbers
+// map to other slices when the target or bin size changes, so a job left over from the last
+// pass could write a line that another slice has already started in this pass, and the newer
+// line would be lost. Drained, the slices' jobs never touch one line across passes (within a
+// pass every tile belongs to one slice), and the order in which the engine serves the slices
+// cannot change the history.
 
 `include "prim_assert.svh"
 
@@ -69,6 +78,8 @@ module pf_top #(
   // commands, in command order
   input  logic                        set_i,
   output logic                        set_ready_o,
+  input  logic                        drain_i,
+  output logic                        drained_o,
   input  logic [1:0]                  set_mode_i,
   input  logic [31:0]                 set_addr_i,
   input  logic [31:0]                 set_size_i,
@@ -231,7 +242,7 @@ module pf_top #(
   // ============================================================================================
   logic [NS-1:0]        q_wvalid, q_wready, q_rvalid, q_rready;
   logic [NS*JobW-1:0] q_wdata, q_rdata;
-  logic [NS-1:0]        trk_untracked, no_room, bs_pend;
+  logic [NS-1:0]        trk_untracked, no_room, bs_pend, open;
   logic [3:0]           n_untracked_slices;
 
   for (genvar s = 0; s < NS; s++) begin : gen_slice
@@ -261,12 +272,18 @@ module pf_top #(
       end
     end
 
-    // the slice's tracker: a bin event starts the new tile empty
+    // the tile the slice is on (its line is the engine's line_q for this slice), and the job
+    // that closes it when draining (below)
+    logic            open_q;
+    logic [IdxW-1:0] open_idx_q;
+    logic            close;
+
+    // the slice's tracker: a bin event (or closing the tile) starts the new tile empty
     logic [RngW-1:0] ranges;
     pf_tracker #(.KINDS(KINDS), .K_MAX(K_MAX), .LINE_AW(LAW)) u_trk (
       .clk_i, .rst_ni,
       .k_i(c_ent_q), .window_i(16'(c_win_q)),
-      .load_i(bs_q), .load_ranges_i({RngW{1'b0}}),
+      .load_i(bs_q || close), .load_ranges_i({RngW{1'b0}}),
       .rd_valid_i(rd_q), .rd_kind_i(rd_kind_q), .rd_line_i(rd_line_q),
       .ranges_o(ranges), .ev_untracked_o(trk_untracked[s]));
 
@@ -276,17 +293,18 @@ module pf_top #(
     assign t_idx = pass_base_q + IdxW'(16'(ty_q) * 16'(tx_n_q)) + IdxW'(tx_q);
     assign t_in  = pass_open_q && 8'(tx_q) < tx_n_q && 8'(ty_q) < ty_n_q && t_idx < lines_q;
 
-    // the tile the slice is on (its line is the engine's line_q for this slice)
-    logic            open_q;
-    logic [IdxW-1:0] open_idx_q;
-    assign q_wvalid[s] = bs_q && (open_q || t_in);
+    // draining: the open tile is closed by a job without a tile entered, when the queue has room
+    // (no bin event comes while draining, so nothing is dropped for it)
+    assign close       = drain_i && open_q && !bs_q && q_wready[s];
+    assign q_wvalid[s] = (bs_q && (open_q || t_in)) || close;
     // a pf_pkg::job_t, field by field (Yosys 0.23 cannot assign struct members in a generate)
-    assign q_wdata[s*JobW +: JobW] = {open_q, open_idx_q, ranges, t_in, t_idx, cnt_q, epoch_q,
+    assign q_wdata[s*JobW +: JobW] = {open_q, open_idx_q, ranges, bs_q && t_in, t_idx, cnt_q, epoch_q,
                                       thr_now, c_win_q, c_ent_q, c_kinds_q, c_max_q, pw_q, ph_q,
                                       bin_q};
     assign ev_drop_o[s] = q_wvalid[s] && !q_wready[s];
     assign no_room[s]   = bs_q && !t_in;
     assign bs_pend[s]   = bs_q;
+    assign open[s]      = open_q;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -297,6 +315,8 @@ module pf_top #(
       end else if (bs_q) begin
         open_q     <= t_in && q_wready[s];
         open_idx_q <= t_idx;
+      end else if (close) begin
+        open_q     <= 1'b0;
       end
     end
 
@@ -625,7 +645,8 @@ module pf_top #(
   assign mode_o           = mode_q;
   assign epoch_o          = epoch_q;
   assign busy_o      = est_q != E_IDLE || (|q_rvalid) || pf_out_q != '0 || (|bs_pend);
-  assign set_ready_o = est_q == E_IDLE && !(|q_rvalid) && pf_out_q == '0 && !(|bs_pend);
+  assign drained_o   = est_q == E_IDLE && !(|q_rvalid) && !(|bs_pend) && !(|open);
+  assign set_ready_o = drained_o && pf_out_q == '0;
 
   logic unused;
   assign unused = ^{set_size_i[5:0], m_h[EntW-1], mem_rsp_i.src, mem_rsp_i.op, mem_rsp_i.tag[5:0], unused_m_hit_oh,
@@ -647,6 +668,8 @@ module pf_top #(
   // the command-order contract: SET_PREFETCH only when nothing is in flight, and no bin event
   // in the cycle of a command (an event belongs to the state before it)
   `ASSERT(SetWhenReady_A, set_i |-> set_ready_o)
+  `ASSERT(PassWhenDrained_A, pass_begin_i |-> drained_o)
+  `ASSERT(NoEventWhileDraining_A, drain_i |-> !(|bs_valid_i))
   `ASSERT(OneCommandPerCycle_A, $onehot0({set_i, pass_begin_i, frame_end_i, bin_size_we_i}))
   `ASSERT(NoEventWithCommand_A, frame_end_i || pass_begin_i || set_i |-> !(|bs_valid_i))
   // a dropped event is one the queue could not take

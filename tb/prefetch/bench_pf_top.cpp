@@ -91,6 +91,7 @@ class Bench {
   std::array<SliceIn, kSlices> slice{};
   PfConfig cfg;
   bool set = false, pass_begin = false, frame_end = false, bin_we = false;
+  bool drain = false;  // held by the scene while a RENDERPASS_BEGIN or SET_PREFETCH waits
   unsigned set_mode = 0, bin_size = 1, pass_w = 0, pass_h = 0;
   std::uint32_t set_addr = 0, set_size = 0, slc_hits = 0, slc_misses = 0;
   double ready_p = 0.7;
@@ -131,6 +132,7 @@ class Bench {
       }
       prev_[s] = slice[s];
     }
+    if (drain) model_.drain();  // the RTL closes open tiles while drain_i holds
     if (set) {
       model_.set(set_mode, set_addr, set_size, cfg, slc_hits, slc_misses);
       buf_lo_ = set_addr;
@@ -145,6 +147,7 @@ class Bench {
       cov_.hit("threshold lowered", model_.threshold() < before);
     }
     set_ready_ = dut_->set_ready_o & 1U;
+    drained_ = dut_->drained_o & 1U;
     busy_ = dut_->busy_o & 1U;
     ++cycle_;
     // one-cycle commands and events
@@ -153,6 +156,7 @@ class Bench {
   }
 
   bool set_ready() const { return set_ready_; }
+  bool drained() const { return drained_; }
   bool quiet() const { return !busy_ && pending_.empty(); }
   std::uint64_t now() const { return cycle_; }
   PfTopModel& model() { return model_; }
@@ -190,6 +194,7 @@ class Bench {
     dut_->cfg_hit_high_i = cfg.hit_high;
     dut_->cfg_hit_low_i = cfg.hit_low;
     dut_->set_i = set;
+    dut_->drain_i = drain;
     dut_->set_mode_i = set_mode;
     dut_->set_addr_i = set_addr;
     dut_->set_size_i = set_size;
@@ -273,7 +278,7 @@ class Bench {
   std::map<std::uint32_t, Line> mem_;
   std::vector<Pending> pending_;
   std::optional<std::array<std::uint32_t, layout::MemRsp::kWords>> rsp_now_;
-  bool ready_now_ = false, set_ready_ = false, busy_ = false;
+  bool ready_now_ = false, set_ready_ = false, drained_ = false, busy_ = false;
   std::uint32_t buf_lo_ = 0, buf_hi_ = 0;
   std::uint64_t cycle_ = 0;
   primtb::Coverage cov_;
@@ -294,8 +299,10 @@ class Scene {
     for (unsigned i = 0; i < n; ++i) co_await b_.cycle();
   }
 
-  // SET_PREFETCH once nothing is in flight
+  // SET_PREFETCH once drained and nothing is in flight
   Task<> bind(unsigned mode, std::uint32_t addr, std::uint32_t size) {
+    b_.drain = true;
+    co_await b_.cycle();
     for (unsigned c = 0; !b_.set_ready(); ++c) {
       if (c == 100000) tb::fail("set_ready_o never rose: the prefetcher does not drain");
       co_await b_.cycle();
@@ -305,6 +312,7 @@ class Scene {
     b_.set_addr = addr;
     b_.set_size = size;
     co_await b_.cycle();
+    b_.drain = false;
   }
 
   void random_cfg() {
@@ -319,10 +327,18 @@ class Scene {
   // One render pass: batches of bin events and reads on every slice at once.
   Task<> pass(unsigned w, unsigned h, bool cut, unsigned pass_no) {
     random_cfg();
+    // RENDERPASS_BEGIN once drained (pipe_top holds it): the last pass's open tiles are closed
+    b_.drain = true;
+    co_await b_.cycle();
+    for (unsigned c = 0; !b_.drained(); ++c) {
+      if (c == 100000) tb::fail("drained_o never rose: the prefetcher does not drain");
+      co_await b_.cycle();
+    }
     b_.pass_begin = true;
     b_.pass_w = w;
     b_.pass_h = h;
     co_await b_.cycle();
+    b_.drain = false;
     co_await b_.cycle();
     const unsigned bin = 16U << bin_size_;
     const unsigned tx_n = (w + bin - 1) / bin, ty_n = (h + bin - 1) / bin;
@@ -407,10 +423,10 @@ class Scene {
     co_await b_.cycle();  // no command in the cycle of a bin event
   }
 
-  Task<> frame(unsigned w, unsigned h, unsigned passes, bool cut, double hit_rate) {
+  Task<> frame(unsigned w, unsigned h, unsigned passes, bool cut, double hit_rate, unsigned min_slc_requests = 0) {
     for (unsigned p = 0; p < passes; ++p) co_await pass(p == 0 ? w : 64 + 32 * p, p == 0 ? h : 48, cut, p);
     co_await idle(static_cast<unsigned>(tb::randint(0, 30)));
-    const auto n = static_cast<std::uint32_t>(tb::randint(0, 4000));
+    const auto n = static_cast<std::uint32_t>(tb::randint(min_slc_requests, 4000));
     const auto hits = static_cast<std::uint32_t>(n * hit_rate);
     b_.slc_hits += hits;
     b_.slc_misses += n - hits;
@@ -441,20 +457,25 @@ TB_TEST(Vpf_top_n4, random_frames) {
   sc.set_bin(1);
   co_await sc.idle(2);
   unsigned w = static_cast<unsigned>(tb::randint(64, 400)), h = static_cast<unsigned>(tb::randint(48, 300));
-  auto bind = [&](bool small) -> Task<> {
-    const unsigned mode = tb::chance(0.5) ? PfTopModel::kOn : PfTopModel::kAdaptive;
+  auto bind = [&](bool first, bool small) -> Task<> {
+    const unsigned mode = !first && tb::chance(0.5) ? PfTopModel::kOn : PfTopModel::kAdaptive;
     // a buffer for every tile, or sometimes too small (tiles beyond it are not tracked)
-    const std::uint32_t size = small || tb::chance(0.2) ? static_cast<std::uint32_t>(tb::randint(1, 40)) * 64 : 0x10000;
+    const std::uint32_t size = small ? static_cast<std::uint32_t>(tb::randint(1, 4)) * 64
+                               : tb::chance(0.2)     ? static_cast<std::uint32_t>(tb::randint(1, 40)) * 64
+                                                     : 0x10000;
     co_await sc.bind(mode, 0x0080'0000U + static_cast<std::uint32_t>(tb::randint(0, 64)) * 64, size);
   };
-  co_await bind(false);
+  // the first frames run ADAPTIVE with high and low hit rates in turn: the threshold moves both ways
+  co_await bind(true, false);
+  constexpr unsigned kAdaptiveFrames = 4;
   const unsigned frames = static_cast<unsigned>(tb::scaled(80, 800));
   for (unsigned f = 0; f < frames; ++f) {
-    if (tb::chance(0.08) || f == frames / 2) co_await bind(f == frames / 2);
-    if (tb::chance(0.05)) co_await sc.bind(PfTopModel::kOff, 0, 0);
-    if (tb::chance(0.05)) {
-      co_await sc.bind(PfTopModel::kOn, 0x0080'0000U, 0x10000);
-    }
+    // the middle frame always runs with a buffer of 1 to 4 lines, so some tile is beyond it
+    const bool small_frame = f == frames / 2;
+    const bool rebind_ok = !small_frame && f >= kAdaptiveFrames;
+    if ((rebind_ok && tb::chance(0.08)) || small_frame) co_await bind(false, small_frame);
+    if (rebind_ok && tb::chance(0.05)) co_await sc.bind(PfTopModel::kOff, 0, 0);
+    if (rebind_ok && tb::chance(0.05)) co_await sc.bind(PfTopModel::kOn, 0x0080'0000U, 0x10000);
     if (tb::chance(0.1)) {  // another target size: last frame's history does not apply
       w = static_cast<unsigned>(tb::randint(64, 400));
       h = static_cast<unsigned>(tb::randint(48, 300));
@@ -465,8 +486,10 @@ TB_TEST(Vpf_top_n4, random_frames) {
     }
     b.ready_p = tb::chance(0.3) ? 0.2 : 0.8;
     sc.pace = tb::chance(0.5) ? 0.6 : 0.1;  // bin events faster than the engine, or not
-    const double hit_rate = tb::chance(0.5) ? 0.95 : 0.2;
-    co_await sc.frame(w, h, tb::chance(0.3) ? 2 : 1, tb::chance(0.15), hit_rate);
+    const double hit_rate = f < kAdaptiveFrames ? (f % 2 == 0 ? 0.95 : 0.2) : tb::chance(0.5) ? 0.95 : 0.2;
+    // the small-buffer frame draws a 400x300 target: at least 5x4 tiles, more than 4 lines hold
+    if (small_frame) co_await sc.frame(400, 300, 1, false, hit_rate);
+    else co_await sc.frame(w, h, tb::chance(0.3) ? 2 : 1, tb::chance(0.15), hit_rate, f < kAdaptiveFrames ? 100 : 0);
   }
   for (unsigned c = 0; !b.quiet(); ++c) {
     if (c == 100000) tb::fail("the prefetcher is still busy 100000 cycles after the last frame");
@@ -481,13 +504,14 @@ TB_TEST(Vpf_top_n4, random_frames) {
   cov.hit("tile without history", cnt.no_history > 0);
   cov.hit("tile beyond the buffer", cnt.no_room > 0);
   cov.hit("range not tracked", cnt.untracked > 0);
+  cov.hit("open tile closed by draining", cnt.closed > 0);
   dut.log().info("{} cycles, {} frames: similar {}, dissimilar {}, no history {}, prefetches {}, dropped {}, untracked {}, "
                  "no room {}; {}",
                  b.now(), frames, cnt.similar, cnt.dissimilar, cnt.no_history, cnt.requested, cnt.dropped, cnt.untracked,
                  cnt.no_room, cov.report());
   for (const char* c : {"READ", "WRITE", "PREFETCH", "bin event dropped", "threshold raised", "threshold lowered",
                         "similar tile", "dissimilar tile", "tile without history", "tile beyond the buffer",
-                        "range not tracked"})
+                        "range not tracked", "open tile closed by draining"})
     cov.require(c);
 }
 

@@ -43,6 +43,7 @@ struct PfRequest {
 struct PfCounters {
   std::uint64_t similar = 0, dissimilar = 0, no_history = 0, requested = 0, dropped = 0,
                 untracked = 0, no_room = 0;
+  std::uint64_t closed = 0;  // open tiles closed by draining (the model's own count, no RTL counter)
 };
 
 class PfTopModel {
@@ -62,7 +63,7 @@ class PfTopModel {
   // ---- commands, in command order ---------------------------------------------------------------
   void set(unsigned mode, std::uint32_t addr, std::uint32_t size, const PfConfig& cfg, std::uint32_t hits,
            std::uint32_t misses) {
-    run();  // the RTL takes SET_PREFETCH only with every earlier job done
+    drain();  // the RTL takes SET_PREFETCH only drained
     mode_ = mode;
     base_ = addr;
     lines_ = std::min<std::uint32_t>(size >> 6, (1U << kIdxW) - 1);
@@ -77,6 +78,7 @@ class PfTopModel {
   }
   void bin_size(unsigned b) { bin_ = b & 3; }
   void pass_begin(unsigned width, unsigned height, const PfConfig& cfg) {
+    drain();  // ... and RENDERPASS_BEGIN
     latch(cfg);
     if (pass_open_) pass_base_ = (pass_base_ + tx_n_ * ty_n_) & ((1U << kIdxW) - 1);
     pass_open_ = true;
@@ -156,6 +158,30 @@ class PfTopModel {
     ti.rd_kind = (in.tag & 0x80) ? 0 : 1;
     ti.rd_line = (in.addr >> 6) & ((1U << kLineAw) - 1);
     counters_.untracked += sl.trk.clock(ti);
+  }
+
+  // Draining (pf_top.sv): every open tile is closed by a job that only writes its line, and every
+  // job runs.
+  void drain() {
+    for (auto& sl : sl_) {
+      if (!sl.open) continue;
+      Job j;
+      j.p_valid = true;
+      j.p_idx = sl.open_idx;
+      j.p_ranges = sl.trk.ranges();
+      j.window = c_win_;
+      j.entries = c_ent_;
+      sl.jobs.push_back(j);
+      sl.open = false;
+      ++counters_.closed;
+      PfTrackerModel::Inputs ti;
+      ti.k = c_ent_;
+      ti.window = c_win_;
+      ti.load = true;
+      ti.load_ranges.assign(kKinds * kKMax, PfRange{});
+      counters_.untracked += sl.trk.clock(ti);
+    }
+    run();
   }
 
   // Runs every queued job; the requests each slice's jobs make are appended to requests(s).
