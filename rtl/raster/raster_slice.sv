@@ -207,6 +207,9 @@ module raster_slice #(
   // FS/TP: vertex color, or vertex color x texel through the slice's texel cache
   logic                      fs_ready, fs_valid, fs_idle, fs_req, fs_rsp, fs_inv, fs_miss_wait;
   logic                      fs_ready_port;   // the port takes the FS's texel read
+  logic                      fs_sreq, fs_sready_port;   // ... the FS scout's
+  logic [31:0]               fs_saddr;
+  logic [2:0]                fs_sk;
   tessera_raster_pkg::quad_t fs_quad;
   logic [31:0]               fs_addr, fs_hits, fs_misses;
   raster_fs #(.NLINES(CCHE_LINES)) u_fs (
@@ -220,7 +223,8 @@ module raster_slice #(
     .quad_valid_i(quad_valid), .quad_ready_o(fs_ready), .quad_i(quad),
     .quad_valid_o(fs_valid), .quad_o(fs_quad), .idle_o(fs_idle), .miss_wait_o(fs_miss_wait),
     .mreq_valid_o(fs_req), .mreq_ready_i(fs_ready_port), .mreq_addr_o(fs_addr),
-    .mrsp_valid_i(fs_rsp), .mrsp_data_i(mem_rsp_i.rdata),
+    .sreq_valid_o(fs_sreq), .sreq_ready_i(fs_sready_port), .sreq_addr_o(fs_saddr), .sreq_k_o(fs_sk),
+    .mrsp_valid_i(fs_rsp), .mrsp_k_i(mem_rsp_i.tag[2:0]), .mrsp_data_i(mem_rsp_i.rdata),
     .hits_o(fs_hits), .misses_o(fs_misses));
 
   logic         lwe, lre, ltgt, lrtgt;
@@ -287,9 +291,10 @@ module raster_slice #(
   assign fc_fits_in = ((fc_wm1 >> (l2t + 3'd4)) < 12'd32) && ((fc_hm1 >> (l2t + 3'd4)) < 12'd32) &&
                       (in_rp.width != '0) && (in_rp.height != '0);
 
-  // Read tags: the line engine's {0, ...} (above), the FS's texel line FsTag; writes {1, n},
-  // n = 1..127 (FsTag is never a write's: one tag per outstanding request of the port). The
-  // FS's texel reads and the engine's line traffic now overlap (double-buffered tiles).
+  // Read tags: the line engine's {0, ...} (above), the FS's texel lines FsTag + k (k = 0 the
+  // demand read, 1..7 the scout's); writes {1, n}, n = 8..127 (never an FS tag: one tag per
+  // outstanding request of the port). The FS's texel reads and the engine's line traffic
+  // overlap (double-buffered tiles).
   localparam logic [7:0] FsTag = 8'h80;
   logic rsp_rd, rsp_wr, e_rsp;
   assign mem_rsp_ready_o = 1'b1;
@@ -298,35 +303,41 @@ module raster_slice #(
   assign fs_rsp = rsp_rd && mem_rsp_i.tag[7];
   assign e_rsp  = rsp_rd && !mem_rsp_i.tag[7];
 
-  // The FS's texel read has the port first (a stalled quad stops the raster), except when
-  // the engine's request was shown and not taken: a request is held until it is taken
-  // (tessera_mem_pkg), so the engine keeps the port then.
-  logic e_req_valid, e_lock_q, e_lock_d, fs_sel, req_fire, e_fire;
+  // The FS's demand read has the port first (a stalled quad stops the raster), then the
+  // engine, then the FS scout's read (it only runs ahead). A request shown and not taken is
+  // held until it is taken (tessera_mem_pkg), so its owner keeps the port then (e_lock_q,
+  // s_lock_q).
+  logic e_req_valid, e_lock_q, e_lock_d, s_lock_q, s_lock_d, fs_sel, sc_sel, req_fire, e_fire;
   tessera_mem_pkg::mem_req_t e_req, port_req;
-  assign fs_sel   = fs_req && !e_lock_q;
-  assign e_lock_d = e_req_valid && !fs_sel && !mem_req_ready_i;
+  assign fs_sel   = fs_req && !e_lock_q && !s_lock_q;
+  assign sc_sel   = fs_sreq && !e_lock_q && (s_lock_q || (!fs_req && !e_req_valid));
+  assign e_lock_d = e_req_valid && !fs_sel && !sc_sel && !mem_req_ready_i;
+  assign s_lock_d = sc_sel && !mem_req_ready_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       e_lock_q <= 1'b0;
+      s_lock_q <= 1'b0;
     end else begin
       e_lock_q <= e_lock_d;
+      s_lock_q <= s_lock_d;
     end
   end
   always_comb begin
     port_req = e_req;
-    if (fs_sel) begin
+    if (fs_sel || sc_sel) begin
       port_req      = '0;
       port_req.src  = tessera_mem_pkg::SRC_W'(SRC_ID);
       port_req.op   = tessera_mem_pkg::MEM_OP_READ;
-      port_req.addr = fs_addr;
-      port_req.tag  = FsTag;
+      port_req.addr = fs_sel ? fs_addr : fs_saddr;
+      port_req.tag  = fs_sel ? FsTag : (FsTag | 8'(fs_sk));
     end
   end
-  assign mem_req_valid_o = fs_sel || e_req_valid;
+  assign mem_req_valid_o = fs_sel || sc_sel || e_req_valid;
   assign mem_req_o       = port_req;
   assign req_fire = mem_req_valid_o && mem_req_ready_i;
-  assign fs_ready_port = mem_req_ready_i && fs_sel;
-  assign e_fire   = req_fire && !fs_sel;
+  assign fs_ready_port  = mem_req_ready_i && fs_sel;
+  assign fs_sready_port = mem_req_ready_i && sc_sel;
+  assign e_fire   = req_fire && !fs_sel && !sc_sel;
 
   logic small_bin;
   assign small_bin = (l2t != 3'd2);
@@ -395,7 +406,7 @@ module raster_slice #(
     .gmem_i(e_start_gmem), .gslot_i(e_start_gslot),
     .l2t_i(l2t), .rtw_i(rtw), .rth_i(rth), .caddr_i(caddr), .daddr_i(daddr),
     .cdsid_i(cdsid), .ddsid_i(ddsid), .cclear_i(cclear), .dclear_i(dclear),
-    .req_valid_o(e_req_valid), .req_o(e_req), .grant_i(mem_req_ready_i && !fs_sel),
+    .req_valid_o(e_req_valid), .req_o(e_req), .grant_i(mem_req_ready_i && !fs_sel && !sc_sel),
     .rsp_rd_i(e_rsp), .rsp_wr_i(rsp_wr), .rsp_tag_i(mem_rsp_i.tag), .rsp_data_i(mem_rsp_i.rdata),
     .lwe_o(lwe), .ltgt_o(ltgt), .lrow_o(lrow), .lseg_o(lseg), .lwslot_o(lwslot), .lwdata_o(lwdata),
     .lre_o(lre), .lrtgt_o(lrtgt), .lrrow_o(lrrow), .lrseg_o(lrseg),
@@ -1031,6 +1042,8 @@ module raster_slice #(
   `ASSERT_INIT(SliceParams_A, SLICE_NUM >= 1 && SLICE_NUM <= 8 && SLICE_INDEX < SLICE_NUM)
   // the port's request is held until taken: the engine's stays when it was not taken
   `ASSERT(EngineReqHeld_A, e_lock_q |-> e_req_valid && !fs_sel && e_req == $past(e_req))
+  `ASSERT(ScoutReqHeld_A, s_lock_q |-> fs_sreq && sc_sel && !fs_sel)
+  `ASSERT(OneLock_A, !(e_lock_q && s_lock_q))
   `ASSERT(RspNoError, mem_rsp_valid_i |-> !mem_rsp_i.err)
   // Fast clear: a pass never begins with clears of the last one still pending (every pass
   // ends with RENDERPASS_END, which writes them), only a fitting pass has pending tiles, and a

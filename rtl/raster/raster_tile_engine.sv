@@ -18,7 +18,7 @@
 //   store reads a tile-buffer word, then WRITEs it (with the target's DSID), one line per
 //         clock when the port takes every write.
 //   clear WRITEs the clear value into every line.
-// Write tags are {1, n}, n = 1..127 (8'h80 is the FS's texel read), at most 127 in flight.
+// Write tags are {1, n}, n = 8..127 (8'h80..8'h87 are the FS's texel reads), at most 120 in flight.
 // A store or clear is done (done_o) when its last request is taken. A load of a bin of up to
 // 32x32 pixels (its tags name target and line) ends its job when its last read is taken: its
 // data still arrives (tail_o) and goes into its slot through the write port while the engine
@@ -283,7 +283,7 @@ module raster_tile_engine #(
         gwe_o = 1'b1;                       // tile buffer -> GMEM: no port to wait for
         next_line = 1'b1;
         wrote = 1'b1;
-      end else if (wr_out_q < 8'd127) begin
+      end else if (wr_out_q < 8'd120) begin
         req_valid_o = 1'b1;
         req_o.op    = tessera_mem_pkg::MEM_OP_WRITE;
         req_o.addr  = e_addr;
@@ -292,7 +292,7 @@ module raster_tile_engine #(
         req_o.wstrb = '1;
         req_o.wdata = (emode_q == tessera_raster_pkg::TE_CLEAR) ? clr_line : e_gflush ? grdata_i : lrdata_i;
         if (grant_i) begin
-          wr_tag_d = (wr_tag_q == 7'd127) ? 7'd1 : wr_tag_q + 7'd1;
+          wr_tag_d = (wr_tag_q == 7'd127) ? 7'd8 : wr_tag_q + 7'd1;
           eph_d = 1'b0;
           next_line = 1'b1;
           wrote = 1'b1;
@@ -364,7 +364,7 @@ module raster_tile_engine #(
       egs_q <= '0;
       rd_out_q <= '0;
       wr_out_q <= '0;
-      wr_tag_q <= 7'd1;
+      wr_tag_q <= 7'd8;
       tl_q <= 1'b0;
       tlh_q <= '0;
     end else begin
@@ -411,7 +411,7 @@ module raster_tile_engine #(
   `ASSERT(TeReadExpected_A, rsp_rd_i |-> rd_out_q != '0)
   `ASSERT(TeWriteExpected_A, rsp_wr_i |-> wr_out_q != '0)
   `ASSERT(TeFillOnlyOnLoad_A, e_fill_we |-> ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD && !rsp_rd_i)
-  `ASSERT(TeWriteTagNotFs_A, req_valid_o && req_o.op == tessera_mem_pkg::MEM_OP_WRITE |-> req_o.tag != 8'h80)
+  `ASSERT(TeWriteTagNotFs_A, req_valid_o && req_o.op == tessera_mem_pkg::MEM_OP_WRITE |-> req_o.tag[7:3] != 5'b10000)
   // a load's responses are written only while the load waits for them
   `ASSERT(TeResponseInLoad_A, rsp_rd_i |-> (ebusy_q && emode_q == tessera_raster_pkg::TE_LOAD) || tl_q)
   // no load starts in a tail (its tags would meet the tail's); a tail is a small bin's, and
