@@ -74,6 +74,7 @@ module raster_fs #(
   input  logic        sreq_ready_i,
   output logic [31:0] sreq_addr_o,
   output logic [KW-1:0] sreq_k_o,
+  output logic        sreq_urgent_o,  // the lookups wait for this read: give it the port first
   // answers to both: the tag offset says whose
   input  logic        mrsp_valid_i,
   input  logic [KW-1:0] mrsp_k_i,
@@ -239,8 +240,10 @@ module raster_fs #(
   logic [NSCOUT:0]        sdrop_q, sdrop_d;
   logic [(NSCOUT+1)*26-1:0] sl_q, sl_d;
   logic                   scout_wait;       // the leader's line is on its way (a scout read)
+  logic                   sr_q;             // a scout read waits for the port (below)
+  logic [25:0]            srl_q;            // ... its line
   always_comb begin
-    scout_wait = 1'b0;
+    scout_wait = sr_q && srl_q == la_q[29:4];
     for (int k = 1; k <= NSCOUT; k++)
       if (sv_q[k] && !sdrop_q[k] && sl_q[k*26 +: 26] == la_q[29:4]) scout_wait = 1'b1;
   end
@@ -338,8 +341,8 @@ module raster_fs #(
   // work register is left to the lookups.
   logic [QPW:0]   so_q, so_d;
   logic [1:0]     sp_q, sp_d;
-  logic           sr_q, sr_d;               // a scout read waits for the port
-  logic [25:0]    srl_q, srl_d;             // ... its line
+  logic           sr_d;
+  logic [25:0]    srl_d;
   logic [KW-1:0]  srk_q, srk_d;             // ... its tag offset
   logic [25:0]    slast_q, slast_d;         // the line the scout looked at last
   logic           slv_q, slv_d;
@@ -398,6 +401,7 @@ module raster_fs #(
   assign sreq_valid_o = sr_q;
   assign sreq_addr_o  = {srl_q, 6'd0};
   assign sreq_k_o     = srk_q;
+  assign sreq_urgent_o = lookup && !hit && sr_q && srl_q == la_q[29:4];
 
   // the table of scout reads in flight, and the fills
   always_comb begin

@@ -207,7 +207,7 @@ module raster_slice #(
   // FS/TP: vertex color, or vertex color x texel through the slice's texel cache
   logic                      fs_ready, fs_valid, fs_idle, fs_req, fs_rsp, fs_inv, fs_miss_wait;
   logic                      fs_ready_port;   // the port takes the FS's texel read
-  logic                      fs_sreq, fs_sready_port;   // ... the FS scout's
+  logic                      fs_sreq, fs_sready_port, fs_surgent;   // ... the FS scout's
   logic [31:0]               fs_saddr;
   logic [2:0]                fs_sk;
   tessera_raster_pkg::quad_t fs_quad;
@@ -224,6 +224,7 @@ module raster_slice #(
     .quad_valid_o(fs_valid), .quad_o(fs_quad), .idle_o(fs_idle), .miss_wait_o(fs_miss_wait),
     .mreq_valid_o(fs_req), .mreq_ready_i(fs_ready_port), .mreq_addr_o(fs_addr),
     .sreq_valid_o(fs_sreq), .sreq_ready_i(fs_sready_port), .sreq_addr_o(fs_saddr), .sreq_k_o(fs_sk),
+    .sreq_urgent_o(fs_surgent),
     .mrsp_valid_i(fs_rsp), .mrsp_k_i(mem_rsp_i.tag[2:0]), .mrsp_data_i(mem_rsp_i.rdata),
     .hits_o(fs_hits), .misses_o(fs_misses));
 
@@ -304,13 +305,14 @@ module raster_slice #(
   assign e_rsp  = rsp_rd && !mem_rsp_i.tag[7];
 
   // The FS's demand read has the port first (a stalled quad stops the raster), then the
-  // engine, then the FS scout's read (it only runs ahead). A request shown and not taken is
+  // engine, then the FS scout's read (it only runs ahead), unless the FS's lookups wait for
+  // that very read (fs_surgent: then it goes before the engine). A request shown and not taken is
   // held until it is taken (tessera_mem_pkg), so its owner keeps the port then (e_lock_q,
   // s_lock_q).
   logic e_req_valid, e_lock_q, e_lock_d, s_lock_q, s_lock_d, fs_sel, sc_sel, req_fire, e_fire;
   tessera_mem_pkg::mem_req_t e_req, port_req;
   assign fs_sel   = fs_req && !e_lock_q && !s_lock_q;
-  assign sc_sel   = fs_sreq && !e_lock_q && (s_lock_q || (!fs_req && !e_req_valid));
+  assign sc_sel   = fs_sreq && !e_lock_q && (s_lock_q || (!fs_req && (fs_surgent || !e_req_valid)));
   assign e_lock_d = e_req_valid && !fs_sel && !sc_sel && !mem_req_ready_i;
   assign s_lock_d = sc_sel && !mem_req_ready_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin

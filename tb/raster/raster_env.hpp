@@ -130,6 +130,8 @@ struct Result {
   std::uint64_t rd_lines = 0, wr_lines = 0;
   std::uint64_t tris = 0, bins = 0, binprims = 0, quads = 0, frags = 0, pass = 0;
   std::uint64_t lrz_blocks = 0, lrz_quads = 0, hidden = 0;
+  // the FS's texel reads (tags 0x80..0x87): the scout's (0x81..0x87), and the most in flight
+  std::uint64_t scout_reads = 0, max_texel_reads_in_flight = 0;
   std::vector<BinSeen> bins_seen;
 };
 
@@ -238,6 +240,13 @@ class Env {
       const auto d = mem_.read_line(r.addr);
       std::copy(d.begin(), d.end(), rsp.rdata.begin());
       ++res_.rd_lines;
+      if ((r.tag & 0xF8U) == 0x80U) {
+        std::uint64_t in_flight = 1;
+        for (const auto& p : pending_)
+          in_flight += (p.rsp.op != mem::Op::write && (p.rsp.tag & 0xF8U) == 0x80U) ? 1 : 0;
+        res_.max_texel_reads_in_flight = std::max(res_.max_texel_reads_in_flight, in_flight);
+        res_.scout_reads += r.tag != 0x80U ? 1 : 0;
+      }
     }
     pending_.push_back(Pending{cycle_ + tb::randint(k_.lat_min, k_.lat_max), rsp});
   }
