@@ -371,6 +371,17 @@ class RegtopBench {
     const auto& insts = model_.insts();
     const double p = static_cast<double>(tb::randint(0, 999)) / 1000.0;
     const uint64_t top = b_.req_ack ? b_.size - 1 : 0xffff;  // req_ack: addr_i spans the block
+    // a few requests go to a register that can answer a hardware error (werr on writes, rerr on
+    // reads), so that case is reached with every seed however many registers the block has
+    std::vector<const Inst*> err_insts;
+    for (const auto& i : insts)
+      if (i.reg->write_error || i.reg->read_error) err_insts.push_back(&i);
+    if (!err_insts.empty() && tb::chance(0.03)) {
+      const Inst& i = *err_insts[tb::randint(0, err_insts.size() - 1)];
+      rq.addr = static_cast<uint32_t>(i.offset);
+      rq.we = i.reg->write_error && (!i.reg->read_error || tb::chance(0.5));
+      return rq;
+    }
     if (p < 0.85) rq.addr = static_cast<uint32_t>(insts[tb::randint(0, insts.size() - 1)].offset);
     else if (p < 0.93) rq.addr = static_cast<uint32_t>(tb::randint(0, b_.size - 1) & ~3ULL);
     else if (p < 0.97) rq.addr = static_cast<uint32_t>(tb::randint(std::min<uint64_t>(b_.size, top), top));
