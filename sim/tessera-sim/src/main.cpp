@@ -138,7 +138,7 @@ struct RunArgs {
   std::string energy = kSourceDir + "/sim/tessera-sim/config/energy.yaml";
   uint32_t bin_size = 32;
   std::string distribution = "round-robin";
-  uint32_t subbatch = 256;
+  uint32_t subbatch = tessera::driver::kDefaultSubbatch;
   std::string lrz = "on";
   std::string throttle = "source";
   std::string tess_stage;
@@ -1115,13 +1115,13 @@ struct BenchArgs {
   bool fst = false;
   std::optional<uint32_t> slc_ways;
   std::string out = "tessera-bench";
-  std::string slices = "1,2,4", mode = "pbb", bin_size = "32", distribution = "round-robin", subbatch = "256",
+  std::string slices = "1,2,4", mode = "pbb", bin_size = "32", distribution = "round-robin", subbatch = std::to_string(tessera::driver::kDefaultSubbatch),
               seed = "1", lrz = "on", throttle = "source", tess_stage, prefetch = "off", prefetch_tune,
               texture_layout = "linear";
 };
 
 struct BenchPoint {
-  uint32_t slices = 4, bin_size = 32, subbatch = 256;
+  uint32_t slices = 4, bin_size = 32, subbatch = tessera::driver::kDefaultSubbatch;
   std::string mode = "pbb", distribution = "round-robin", lrz = "on";
   uint64_t seed = 1;
   std::string throttle = "source";

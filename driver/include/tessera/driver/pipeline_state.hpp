@@ -96,6 +96,14 @@ struct TextureBinding {
   bool operator==(const TextureBinding&) const = default;
 };
 
+// The driver's sub-batch size (GEOM.SUBBATCH; the register resets to the source's 256).
+// Measured on the RTL GPU with 4 slices and the FS overlapping its texel misses (docs/geometry.md
+// "Sub-batch size"): the demo frame takes 67.4k cycles with 64 primitives per sub-batch, 68.6k
+// with 32, 71.3k with 128, 82.1k with 256 and 88.2k with 512; smaller sub-batches spread a
+// draw's geometry over the geometry slices, so the raster slices wait less for input. On 1 slice
+// the size changes nothing (197.8k cycles); the other shipped scenes are no slower with 64.
+inline constexpr uint32_t kDefaultSubbatch = 64;
+
 struct PipelineState {
   Viewport viewport;
   CullState cull;
@@ -104,7 +112,7 @@ struct PipelineState {
   std::optional<TextureBinding> texture;  // none: vertex colour only
   BinSize bin_size = BinSize::Px32;       // fixed for a render pass (RASTER.BIN, GEOM.TILE)
   DistributionPolicy distribution = DistributionPolicy::RoundRobin;
-  uint32_t subbatch = 256;                // primitives per sub-batch, 16..1024
+  uint32_t subbatch = kDefaultSubbatch;   // primitives per sub-batch, 16..1024
   // Early depth rejection by each raster slice's LRZ (RASTER.LRZ, docs/raster.md "LRZ"):
   // pictures are the same either way, only the work differs.
   bool lrz = true;

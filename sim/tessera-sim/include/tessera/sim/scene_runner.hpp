@@ -51,7 +51,7 @@ struct RunConfig {
   uint64_t wave_start = 0, wave_end = ~uint64_t{0};
   driver::BinSize bin_size = driver::BinSize::Px32;
   bool least_loaded = false;          // GEOM.DIST policy: least loaded (else round robin)
-  uint32_t subbatch = 256;            // GEOM.SUBBATCH: primitives per sub-batch, 16..1024
+  uint32_t subbatch = driver::kDefaultSubbatch;  // GEOM.SUBBATCH: primitives per sub-batch, 16..1024
   bool lrz = true;                    // RASTER.LRZ: the slices' early depth rejection
   // Two-level binning (docs/two-level.md): the coarse grid and order the UMD writes (its
   // default, 8 x 4 raster, when unset), and how pending command buffers are patched.
