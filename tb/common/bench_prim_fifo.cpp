@@ -396,11 +396,14 @@ Task<> wready_ignores_rready(tb::Dut<V>& dut, unsigned depth) {
   });
   primtb::Coverage cov;
   for (int i = 0; i < 2000; ++i) {
+    // phases of 250 cycles: mixed traffic, then filling (the reader mostly stalled once rready_i
+    // is flipped below), so every depth is probed while full with every seed
+    const bool filling = (i / 250) % 2 == 1;
     co_await tb::FallingEdge(dut->clk_i);
-    dut->clr_i = tb::chance(0.02);
+    dut->clr_i = !filling && tb::chance(0.02);
     dut->wvalid_i = tb::chance(0.7);
     dut->wdata_i = static_cast<std::uint16_t>(tb::randint(0, 0xffff));
-    dut->rready_i = tb::chance(0.35);
+    dut->rready_i = tb::chance(filling ? 0.9 : 0.35);
     co_await tb::Timer(1, "ns");
     const bool before = dut->wready_o;
     const bool was_full = dut->full_o;
