@@ -30,7 +30,8 @@
 //
 // Maintenance (CMD register, queued in slc_regs): the SLC stops accepting requests, drains
 // (pipeline, MSHRs, writebacks acknowledged), then walks the tag RAM: DELETE one set per cycle
-// dropping lines of the DSID (stops when the DSID's occupancy counter reaches 0; finishes at
+// dropping lines of the DSID, from the lowest set a line of the DSID was installed in since its
+// occupancy was last 0 (per-DSID register) until its occupancy counter reaches 0 (finishes at
 // once when it is 0 or the DSID is 0), FLUSH writes back dirty lines (stops when no dirty line
 // is left), INVALIDATE drops everything. Completion: ctrl_done_o pulse, STATUS.done.
 
@@ -235,6 +236,10 @@ module slc #(
   // ---- register block -----------------------------------------------------------------------
   logic [NumDsid*OccW-1:0] occ_flat;       // DSID i at [i*OccW +: OccW]
   logic [OccW-1:0]        occ_sel_val, occ_cmd;
+  // Per DSID, the lowest set a line of it was installed in since its occupancy was last 0: no
+  // line of the DSID lives below it, so a DELETE walk starts there (docs/slc.md "DELETE").
+  logic [NumDsid*SetW-1:0] dlo_d, dlo_q;
+  logic [SetW-1:0]        dlo_cmd;
   logic [OccW-1:0]        vtot, dtot;
   logic                   init_busy;
 
@@ -1009,8 +1014,10 @@ module slc #(
   always_comb begin
     occ_cmd     = '0;
     occ_sel_val = '0;
+    dlo_cmd     = '0;
     for (int unsigned i = 0; i < NumDsid; i++) begin
       if (cmd_dsid == DsidW'(i)) occ_cmd = occ_flat[i*OccW +: OccW];
+      if (cmd_dsid == DsidW'(i)) dlo_cmd = dlo_q[i*SetW +: SetW];
       if (occ_sel == DsidW'(i))  occ_sel_val = occ_flat[i*OccW +: OccW];
     end
   end
@@ -1054,7 +1061,7 @@ module slc #(
       end
       M_DRAIN: begin
         if (drained) begin
-          walk_set_d = '0;
+          walk_set_d = (cmd_op == CmdDel) ? dlo_cmd : '0;
           unique case (cmd_op)
             CmdDel:   mstate_d = (cmd_dsid == '0 || occ_cmd == '0) ? M_DONE : M_DEL;
             CmdFlush: mstate_d = (dtot == '0) ? M_DONE : M_FL_READ;
@@ -1126,6 +1133,7 @@ module slc #(
   // few sets past the last line (harmless), and `drained` waits for the update (s2_any_q).
   logic                   occ_inc_q, occ_dec_q, vtot_inc_q, dtot_inc_q;
   logic [DsidW-1:0]       occ_inc_dsid_q, occ_dec_dsid_q;
+  logic [SetW-1:0]        occ_inc_set_q;      // the set of the line occ_inc_q installs
   logic [AmtW-1:0]        occ_dec_amt_q, vtot_dec_q, dtot_dec_q;
   logic [NumCnt*AmtW-1:0] ev_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1135,6 +1143,8 @@ module slc #(
       vtot_inc_q     <= 1'b0;
       dtot_inc_q     <= 1'b0;
       occ_inc_dsid_q <= '0;
+      occ_inc_set_q  <= '0;
+      dlo_q          <= '0;
       occ_dec_dsid_q <= '0;
       occ_dec_amt_q  <= '0;
       vtot_dec_q     <= '0;
@@ -1146,11 +1156,26 @@ module slc #(
       vtot_inc_q     <= vtot_inc;
       dtot_inc_q     <= dtot_inc;
       occ_inc_dsid_q <= occ_inc_dsid;
+      occ_inc_set_q  <= s1_set_q;       // every occupancy increment is an install in S1's set
+      dlo_q          <= dlo_d;
       occ_dec_dsid_q <= occ_dec_dsid;
       occ_dec_amt_q  <= occ_dec_amt;
       vtot_dec_q     <= vtot_dec;
       dtot_dec_q     <= dtot_dec;
       ev_q           <= ev;
+    end
+  end
+
+  // An increment applied to a DSID whose occupancy is 0 (no line of it is resident: the
+  // counter has seen every earlier event) restarts its lowest set; otherwise the set is the
+  // minimum. Decrements leave it (it only has to be a lower bound).
+  always_comb begin
+    dlo_d = dlo_q;
+    for (int unsigned i = 0; i < NumDsid; i++) begin
+      if (occ_inc_q && occ_inc_dsid_q == DsidW'(i)
+          && (occ_flat[i*OccW +: OccW] == '0 || occ_inc_set_q < dlo_q[i*SetW +: SetW])) begin
+        dlo_d[i*SetW +: SetW] = occ_inc_set_q;
+      end
     end
   end
 
@@ -1410,6 +1435,19 @@ module slc #(
   `ASSERT(WalkNotStarved_A, walk_req |-> go_walk)
   // DSID 0 is never deleted.
   `ASSERT(NoDeleteDsid0_A, s1_valid_q && s1_kind_q == K_DEL |-> cmd_dsid != '0)
+  // Every valid line S1 sees lies at or above its DSID's lowest set (dlo_d includes the install
+  // of the cycle before, which the tag bypass already shows), so a DELETE walk from there
+  // finds all of them.
+  for (genvar w = 0; w < WAYS; w++) begin : gen_dlo_assert
+    logic [SetW-1:0] dlo_w;
+    always_comb begin
+      dlo_w = '0;
+      for (int unsigned i = 0; i < NumDsid; i++) begin
+        if (w_dsid[w*DsidW +: DsidW] == DsidW'(i)) dlo_w = dlo_d[i*SetW +: SetW];
+      end
+    end
+    `ASSERT(LineAboveDsidLowestSet_A, s1_valid_q && s1_kind_q != K_INIT && w_valid[w] |-> dlo_w <= s1_set_q)
+  end
   // A flush writeback finds its way dirty (the walker read the set just before).
   `ASSERT(FwbDirty_A, s1_valid_q && s1_kind_q == K_FWB |-> w_valid[s1_way_q] && w_dirty[s1_way_q])
   // Outstanding misses are to distinct lines, and so are outstanding writebacks.

@@ -479,6 +479,39 @@ TB_TEST(Vslc_small, delete_partially_evicted) {
   s.check_memory(lines_of(a), "after FLUSH");  // evicted ones hold the data, deleted ones the old
 }
 
+// Catches: a DELETE walk that does not start at the DSID's lowest set (it would visit the
+// sets below for nothing: the frame-end delete of a render target took 4k cycles on the GPU),
+// one that starts too high and leaves lines, and a lowest set that is not restarted when the
+// DSID's occupancy went back to 0 or not lowered by a later install below it.
+TB_TEST(Vslc_small, delete_walk_starts_at_lowest_set) {
+  SlcEnv<Vslc_small> env(dut, kSmall);
+  co_await env.start();
+  Serial<Vslc_small> s(env);
+  const Geometry g = kSmall.geometry();
+  // Lines of kD in sets 11..13, other DSIDs in every set.
+  co_await write_lines(s, g, 16, 3, -1, 0x40);
+  for (unsigned set = 11; set <= 13; ++set) co_await write_lines(s, g, 1, kD, static_cast<int>(set), 0x10 + set);
+  const std::uint64_t lat = co_await s.cmd(TS_SLC_CMD_DELETE, kD);
+  // A walk from set 0 visits 14 sets; from set 11, 3 (and up to two more while the occupancy
+  // counter catches up), plus the command's fixed steps.
+  check(lat <= 3 + 2 + 8, "DELETE of lines in sets 11..13 took {} cycles: the walk did not start at set 11", lat);
+  check(co_await env.occupancy(kD) == 0, "DELETE left lines of DSID {}", kD);
+  co_await s.check_state(ds(3, kD), "after the first DELETE");
+  // Occupancy 0 again: the next install restarts the lowest set (14); a later one lowers it (6).
+  co_await write_lines(s, g, 1, kD, 14, 0x60);
+  co_await write_lines(s, g, 1, kD, 6, 0x61);
+  const std::uint64_t lat2 = co_await s.cmd(TS_SLC_CMD_DELETE, kD);
+  check(co_await env.occupancy(kD) == 0, "the second DELETE left lines of DSID {} (walk started above set 6?)", kD);
+  check(lat2 <= 9 + 2 + 8, "the second DELETE (lines in sets 6 and 14) took {} cycles", lat2);
+  check(s.model().counters()[kDelDirty] == 5, "model: 5 dirty lines deleted, {} counted", s.model().counters()[kDelDirty]);
+  co_await s.check_state(ds(3, kD), "after the second DELETE");
+  // A delete racing nothing: a DSID re-used after a delete in a low set only.
+  co_await write_lines(s, g, 1, kD, 0, 0x62);
+  co_await s.cmd(TS_SLC_CMD_DELETE, kD);
+  check(co_await env.occupancy(kD) == 0, "the third DELETE left the line in set 0");
+  co_await s.check_state(ds(3, kD), "end");
+}
+
 // Catches: deleting DSID 0 ("the default hardware DSID ... does not benefit from the tagging
 // and deletion operations"): it must complete (done pulse) and drop nothing.
 TB_TEST(Vslc_small, delete_dsid0_never) {
