@@ -31,13 +31,19 @@ _start:
   addi  t1, t1, 4
   j     1b
 2:
-  la    t1, _bss_start             /* .bss = 0 */
+  /* .bss = 0, four words per iteration (link.ld aligns .bss's start and end to 16 bytes):
+   * one taken branch per four stores. It was a compare, a store, an add and a taken jump per
+   * word, about 1.5k of the firmware's 2k boot cycles for its 856 bytes. */
+  la    t1, _bss_start
   la    t2, _bss_end
-3:
   bgeu  t1, t2, 4f
+3:
   sw    zero, 0(t1)
-  addi  t1, t1, 4
-  j     3b
+  sw    zero, 4(t1)
+  sw    zero, 8(t1)
+  sw    zero, 12(t1)
+  addi  t1, t1, 16
+  bltu  t1, t2, 3b
 4:
   call  main
 5:
