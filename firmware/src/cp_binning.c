@@ -21,6 +21,12 @@
  * that is still to be replayed (cp_stream_commit). */
 #include "cp_fw_internal.h"
 
+#ifndef CP_FW_HOST
+/* Render passes, fences and DSIDs run a few times per frame: optimised for size (the 16 KiB
+ * ROM, docs/firmware.md "ROM budget"). */
+#pragma GCC optimize("Os")
+#endif
+
 /* The largest coarse grid: 32 x 32, one coarse bin per 64-pixel block of a 2048x2048 target. */
 #define CP_COARSE_MAX 32u
 

@@ -8,8 +8,9 @@
  * implementation:
  *  - the general path (cp_exec_next, exec_packet): any level, any packet, the stream read
  *    through the stream reader (cp_stream_read / cp_stream_read_n / cp_stream_skip);
- *  - the ring fast path (cp_exec_ring_fast): ring level, packets that lie entirely inside the
- *    ring channel's current run, with the stream position in registers.
+ *  - the fast path (cp_exec_fast): packets that lie entirely inside the current level's
+ *    channel run (the ring's published run, or the rest of an IB: the driver's packets are in
+ *    IBs), with the stream position in registers.
  * The paths differ only in how they read the packet's dwords and keep the step's
  * bookkeeping (FW_STATUS, RPTR, statistics); firmware/test CpFwPaths runs the same streams
  * through both and compares what they did.
@@ -85,7 +86,7 @@ _Static_assert(CP_ST_NOP == 0 && TS_OP_NOP == 0, "stats order");
 /* ERROR_ADDR, then ERROR_REPORT: the RTL records the first error for the host, sets
  * INT_STATUS.error and the queue's halted bit. The queue is not served again until the host
  * clears the halt (soft reset); RPTR stays at the offending ring packet. */
-CP_COLD void cp_report_error(cp_queue_t *st, uint32_t code)
+CP_COLD CP_SMALL void cp_report_error(cp_queue_t *st, uint32_t code)
 {
   const uint32_t q = st->id;
   const uint32_t op = TS_PKT_HDR_OPCODE_GET(st->hdr);
@@ -239,9 +240,9 @@ CP_INLINE void set_regs_push(uint32_t push, uint32_t reg_off, uint32_t v)
 /* SET_REGS after its dword 0 (offset_dw) was read: one pipeline command per register,
  * {offset + 4i, value i}, the values streamed straight from FETCH_DATA to PIPE_ARG[1].
  * Returns the error code (0: the registers were pushed, and the values were read).
- * in_run (a constant at each call): the ring fast path, which has checked that the len - 1
- * values lie inside the ring channel's run, reads them with no stream bookkeeping and moves
- * its read position past them itself. Otherwise the values are read at the queue's current
+ * in_run (a constant at each call): a fast path (ring or IB), which has checked that the
+ * len - 1 values lie inside the channel's run, reads them with no stream bookkeeping and
+ * moves its read position past them itself. Otherwise the values are read at the queue's current
  * level with the stream bookkeeping once per stretch of dwords inside the channel's run, not
  * per register. */
 CP_INLINE uint32_t set_regs_exec(cp_queue_t *st, uint32_t push_base, uint32_t offset_dw,
@@ -275,7 +276,8 @@ CP_INLINE uint32_t set_regs_exec(cp_queue_t *st, uint32_t push_base, uint32_t of
       }
     }
     left -= k;
-    const uint32_t data = st->reg_data[level];
+    /* in_run: the fast paths' channel is the current level's (the ring's, or an IB's) */
+    const uint32_t data = st->reg_data[in_run ? st->level : level];
     do {
       set_regs_push(push, reg_off, hal_rd(data));
       reg_off += 4u;
@@ -377,7 +379,8 @@ static void exec_frame_end(cp_queue_t *st, const uint32_t *pl)
 /* The packets with a fixed payload (read into pl; checked: at most CP_MAX_FIXED_LEN dwords),
  * for both paths. DRAW, the only fixed packet on the hot path, is dispatched by the callers
  * (draw_exec inline); NOP and SET_REGS stream theirs. */
-static __attribute__((noinline)) void exec_fixed(cp_queue_t *st, uint32_t op, const uint32_t *pl)
+static __attribute__((noinline)) CP_SMALL void exec_fixed(cp_queue_t *st, uint32_t op,
+                                                       const uint32_t *pl)
 {
   switch (op) {
     case TS_OP_INDIRECT_BUFFER: exec_indirect_buffer(st, pl); return;
@@ -486,27 +489,33 @@ CP_INLINE uint32_t next_packet(cp_queue_t *st)
   return check_header(st) ? CP_NEXT_EXEC : CP_NEXT_ERROR;
 }
 
-uint32_t cp_exec_next(cp_queue_t *st)
+/* Execute the packet whose checked header is st->hdr (general path, one copy for both
+ * callers); returns its cp_fw_stats.op index. */
+static __attribute__((noinline)) CP_SMALL uint32_t exec_step(cp_queue_t *st)
+{
+  const uint32_t stat = st->stat;
+  /* FW_STATUS: one store per packet (the phase for waveforms). */
+  const uint32_t fws = st->fws_exec | (TS_PKT_HDR_OPCODE_GET(st->hdr) << 16) |
+                       ((uint32_t)st->pkt_level << 8);
+  cp_fw.fw_status = fws;
+  hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
+  cp_fw_stats.packets[st->id]++;
+  cp_fw_stats.op[stat].count++;
+  exec_packet(st);
+  return stat;
+}
+
+CP_SMALL uint32_t cp_exec_next(cp_queue_t *st)
 {
   const uint32_t r = next_packet(st);
-  if (__builtin_expect(r == CP_NEXT_EXEC, 1)) {
-    const uint32_t stat = st->stat;
-    /* FW_STATUS: one store per packet (the phase for waveforms). */
-    const uint32_t fws = st->fws_exec | (TS_PKT_HDR_OPCODE_GET(st->hdr) << 16) |
-                         ((uint32_t)st->pkt_level << 8);
-    cp_fw.fw_status = fws;
-    hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
-    cp_fw_stats.packets[st->id]++;
-    cp_fw_stats.op[stat].count++;
-    exec_packet(st);
-    return stat;
-  }
+  if (__builtin_expect(r == CP_NEXT_EXEC, 1))
+    return exec_step(st);
   if (r == CP_NEXT_NONE)
     return CP_STEP_NONE;
   return r == CP_NEXT_ERROR ? st->stat : CP_STATS_OTHER;
 }
 
-/* ---- ring fast path -------------------------------------------------------------------------- */
+/* ---- fast path ------------------------------------------------------------------------------- */
 
 /* An error in a fast-path packet, reported as the general path does (RPTR stays at it). */
 static CP_COLD void fast_error(cp_queue_t *st, uint32_t hdr, uint32_t pos, uint32_t stat,
@@ -514,47 +523,78 @@ static CP_COLD void fast_error(cp_queue_t *st, uint32_t hdr, uint32_t pos, uint3
 {
   st->hdr = hdr;
   st->pkt_pos = pos;
-  st->pkt_level = 0;
+  st->pkt_level = st->level;
   st->stat = (uint8_t)stat;
   packet_error(st, err);
 }
 
-/* Ring level, queue idle, no header held: execute the packets that lie entirely inside the
- * ring channel's current run with the stream position in registers. Inside the run means
- * published (a run only covers published dwords) and not ending the ring (a run never crosses
- * the ring's end; the run's last dword is left to the general path when the run ends at the
- * ring's end), so the per-dword bookkeeping of cp_stream_read is not needed. DRAW, NOP (up to
- * CP_SKIP_READ_MAX dwords) and SET_REGS are recognised by their header (the tests above
- * header_bad) and executed by draw_exec / set_regs_exec; every other packet that passes the
- * header checks has a fixed payload of at most CP_MAX_FIXED_LEN dwords, read here and executed
- * by exec_fixed with the position written back to the queue state (and read again after it).
- * FW_STATUS, RPTR, the FETCH_ERR check and the statistics are those of the general path. Stops
- * when *steps reaches 0, when the run has no dword left for a header, when the queue leaves the
- * idle ring level (a wait, an error, an IB call), or at a packet it does not take (a header
- * check failing, a packet reaching past the run, a longer NOP): that header is then held
- * (CP_HDR_UNCHECKED) for the general path of the same turn. */
-void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
+/* The general path from a header the fast path read at IB level (st->hdr, pkt_pos, pkt_level
+ * set; an IB channel cannot give a header back): check it, execute it; returns the step's
+ * cp_fw_stats.op index. */
+static __attribute__((noinline)) CP_SMALL uint32_t exec_checked(cp_queue_t *st)
+{
+  return check_header(st) ? exec_step(st) : st->stat;
+}
+
+/* Queue idle, no header held, not inside a render pass opened in the ring: execute the packets
+ * of the current level's channel run with the stream position in registers. The run is, in
+ * the ring, the published dwords of the channel's current run (never crossing the ring's end:
+ * the last dword of a run ending there is left to the general path), and in an IB the rest of
+ * the IB (an IB channel streams the whole IB in one run), so the per-dword bookkeeping of
+ * cp_stream_read is not needed. This is where the driver's packets are: the KMD submits every
+ * command buffer as an INDIRECT_BUFFER, so in the ring there are only IB calls and fences.
+ * DRAW, NOP (up to CP_SKIP_READ_MAX dwords; ring only) and SET_REGS are recognised by their
+ * header (the tests above header_bad) and executed by draw_exec / set_regs_exec; in an IB they
+ * must also lie inside the render pass's body when the pass was opened at this level (what
+ * cp_rp_packet_in_body requires). Every other packet: in the ring, one that passes the header
+ * checks has a fixed payload of at most CP_MAX_FIXED_LEN dwords, read here and executed by
+ * exec_fixed with the position written back to the queue state (and read again after it), and
+ * one that does not (or a fast packet reaching past the run, a longer NOP) is held
+ * (CP_HDR_UNCHECKED) for the general path of the same turn; in an IB, it goes through the
+ * general path's check and execution (exec_checked) with the header read here. FW_STATUS, RPTR
+ * (ring only), the FETCH_ERR check and the statistics are those of the general path. Stops when
+ * *steps reaches 0, when the run has no dword left for a header (in an IB: its end; the caller
+ * returns from it), or when the queue leaves the idle state at this level (a wait, an error, an
+ * IB call). */
+void cp_exec_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
 {
   uint32_t n = *steps, t0 = *t0p;
-  uint32_t rd = st->rd;
-  uint32_t run_end = rd + st->run_left;                        /* the run is rd .. run_end */
-  uint32_t end = run_end - (uint32_t)(run_end == st->size);    /* usable: rd .. end */
+  const uint32_t level = st->level;
+  const uint32_t sh = level == 0 ? 0u : 2u; /* position units: ring index or byte address */
+  uint32_t cur, avail, run_end = 0;         /* position, dwords usable from it */
+  if (level == 0) {
+    cur = st->rd;
+    run_end = cur + st->run_left;                                 /* the run is rd .. run_end */
+    avail = run_end - (uint32_t)(run_end == st->size) - cur;       /* usable: rd .. end */
+  } else {
+    cur = st->ib_addr[level];
+    avail = st->ib_left[level];
+  }
   uint32_t committed = st->rptr;
   uint32_t fws = cp_fw.fw_status;
   uint32_t npk = 0;
   uint32_t push_base = cp_push_base(st);
-  const uint32_t data = st->reg_data[0];
-  const uint32_t fbit = st->fetch_bit0;
-  const uint32_t fws_base = st->fws_exec;
+  const uint32_t data = st->reg_data[level];
+  const uint32_t fbit = st->fetch_bit0 << level;
+  const uint32_t fws_base = st->fws_exec | (level << 8);
+  const int rp_here = st->rp_active && st->rp_level == level; /* IB level only (see caller) */
 #ifdef CP_FW_HOST
   const uint32_t packets_before = cp_fw_stats.packets[st->id];
 #endif
 
-  while (n != 0 && rd != end) {
+  while (n != 0 && avail != 0) {
     const uint32_t hdr = hal_rd(data);
-    const uint32_t pos = rd++;
+    const uint32_t pos = cur;
+    cur += 1u << sh;
+    avail--;
     const uint32_t len = TS_PKT_HDR_LENGTH_GET(hdr);
-    const uint32_t room = end - rd; /* payload dwords usable */
+    uint32_t room = avail; /* payload dwords usable */
+    if (rp_here) {
+      /* inside the body: the packet must end at or before its end (the RENDERPASS_END there
+       * is not a fast packet) */
+      const uint32_t body = pos < st->rp_end_pos ? (st->rp_end_pos - cur) >> 2 : 0u;
+      room = body < room ? body : room;
+    }
     cp_fw_op_stat_t *os;
     uint32_t stat;
     uint32_t err;
@@ -567,7 +607,8 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
       uint32_t pl[TS_PKT_DRAW_LEN];
       for (uint32_t i = 0; i < TS_PKT_DRAW_LEN; i++)
         pl[i] = hal_rd(data);
-      rd += TS_PKT_DRAW_LEN;
+      cur += TS_PKT_DRAW_LEN << sh;
+      avail -= TS_PKT_DRAW_LEN;
       if (__builtin_expect(fetch_err_pending(fbit) != 0, 0)) {
         err = CP_ERR_FETCH;
         goto failed;
@@ -575,18 +616,6 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
       err = draw_exec(st, push_base, pl);
       if (__builtin_expect(err != 0, 0))
         goto failed;
-    } else if ((hdr & CP_HDR_OP_FLAGS) == TS_OP_NOP && len <= CP_SKIP_READ_MAX && len <= room) {
-      stat = CP_ST_NOP;
-      os = &cp_fw_stats.op[CP_ST_NOP];
-      fws = fws_base | (TS_OP_NOP << 16);
-      hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
-      for (uint32_t i = 0; i < len; i++)
-        (void)hal_rd(data);
-      rd += len;
-      if (__builtin_expect(fetch_err_pending(fbit) != 0, 0)) {
-        err = CP_ERR_FETCH;
-        goto failed;
-      }
     } else if ((hdr & CP_HDR_OP_FLAGS) == TS_OP_SET_REGS && len >= TS_PKT_SET_REGS_MIN_LEN &&
                len <= room) {
       stat = CP_ST_SET_REGS;
@@ -594,7 +623,8 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
       fws = fws_base | (TS_OP_SET_REGS << 16);
       hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
       const uint32_t offset_dw = hal_rd(data);
-      rd++;
+      cur += 1u << sh;
+      avail--;
       if (__builtin_expect(fetch_err_pending(fbit) != 0, 0)) {
         err = CP_ERR_FETCH;
         goto failed;
@@ -602,13 +632,50 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
       err = set_regs_exec(st, push_base, offset_dw, len, 1);
       if (__builtin_expect(err != 0, 0))
         goto failed;
-      rd += len - 1u;
+      cur += (len - 1u) << sh;
+      avail -= len - 1u;
       if (__builtin_expect(fetch_err_pending(fbit) != 0, 0)) {
         err = CP_ERR_FETCH;
         goto failed;
       }
+    } else if (level == 0 && (hdr & CP_HDR_OP_FLAGS) == TS_OP_NOP && len <= CP_SKIP_READ_MAX &&
+               len <= room) {
+      stat = CP_ST_NOP;
+      os = &cp_fw_stats.op[CP_ST_NOP];
+      fws = fws_base | (TS_OP_NOP << 16);
+      hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
+      for (uint32_t i = 0; i < len; i++)
+        (void)hal_rd(data);
+      cur += len;
+      avail -= len;
+      if (__builtin_expect(fetch_err_pending(fbit) != 0, 0)) {
+        err = CP_ERR_FETCH;
+        goto failed;
+      }
+    } else if (level != 0) {
+      /* IB: the general path, from the header on. */
+      st->ib_addr[level] = cur;
+      st->ib_left[level] = avail;
+      st->pkt_level = (uint8_t)level;
+      st->pkt_pos = pos;
+      st->hdr = hdr;
+      cp_fw_stats.packets[st->id] += npk; /* PERF_SAMPLE reports them */
+      npk = 0;
+      cp_fw.fw_status = fws;
+      stat = exec_checked(st);
+      n--;
+      const uint32_t t1 = hal_cycles32();
+      cp_fw_stats.op[stat].cycles += t1 - t0;
+      t0 = t1;
+      fws = cp_fw.fw_status;
+      cur = st->ib_addr[level]; /* its payload read, a NOP or COND_EXEC skip, a replay */
+      avail = st->ib_left[level];
+      if (st->phase != CP_PH_IDLE || st->level != level)
+        break; /* waiting, halted, or inside an IB it called */
+      push_base = cp_push_base(st); /* a DSID_SET changed the DSID */
+      continue;
     } else {
-      /* The general header checks (the ring-size check is implied by len <= room). */
+      /* Ring: the general header checks (the ring-size check is implied by len <= room). */
       const uint32_t op = TS_PKT_HDR_OPCODE_GET(hdr);
       stat = cp_op_index(hdr);
       const uint32_t other = header_bad(hdr, stat, len, room) | (uint32_t)(op == TS_OP_NOP) |
@@ -628,9 +695,9 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
       uint32_t pl[CP_MAX_FIXED_LEN];
       for (uint32_t i = 0; i < len && i < CP_MAX_FIXED_LEN; i++)
         pl[i] = hal_rd(data);
-      rd += len;
-      st->rd = rd;
-      st->run_left = run_end - rd;
+      cur += len;
+      st->rd = cur;
+      st->run_left = run_end - cur;
       st->rptr = committed;
       st->hdr = hdr;
       st->pkt_pos = pos;
@@ -647,9 +714,9 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
         if (st->phase != CP_PH_HALTED && op != TS_OP_INDIRECT_BUFFER)
           cp_stream_commit(st); /* the IB packet was committed before the call */
       }
-      rd = st->rd;
-      run_end = rd + st->run_left;
-      end = run_end - (uint32_t)(run_end == st->size);
+      cur = st->rd;
+      run_end = cur + st->run_left;
+      avail = run_end - (uint32_t)(run_end == st->size) - cur;
       committed = st->rptr;
       fws = cp_fw.fw_status;
       push_base = cp_push_base(st); /* a DSID_SET changed the DSID */
@@ -665,8 +732,10 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
     n--;
     npk++;
     os->count++;
-    hal_wr(st->reg_rptr, TS_CPFW_RPTR_PTR_PUT(rd)); /* commit */
-    committed = rd;
+    if (level == 0) {
+      hal_wr(st->reg_rptr, TS_CPFW_RPTR_PTR_PUT(cur)); /* commit */
+      committed = cur;
+    }
     const uint32_t t1 = hal_cycles32();
     os->cycles += t1 - t0;
     t0 = t1;
@@ -684,9 +753,14 @@ void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
     t0 = t2;
     break;
   }
-  st->rd = rd;
-  st->run_left = run_end - rd;
-  st->rptr = committed;
+  if (level == 0) {
+    st->rd = cur;
+    st->run_left = run_end - cur;
+    st->rptr = committed;
+  } else if (st->level == level) {
+    st->ib_addr[level] = cur;
+    st->ib_left[level] = avail;
+  }
   cp_fw.fw_status = fws;
   cp_fw_stats.packets[st->id] += npk;
 #ifdef CP_FW_HOST

@@ -270,6 +270,14 @@ static inline void cp_stream_commit(cp_queue_t *st)
 
 #define CP_INLINE static inline __attribute__((always_inline))
 #define CP_COLD __attribute__((noinline, cold))
+/* The general path, now that both ring and IBs have a fast path, runs only the rarer packets
+ * (FENCE, INDIRECT_BUFFER, render passes, DSIDs, long NOPs, errors): optimised for size, so the
+ * firmware fits its 16 KiB ROM (docs/firmware.md "ROM budget"). Not on the host build. */
+#ifdef CP_FW_HOST
+#define CP_SMALL
+#else
+#define CP_SMALL __attribute__((optimize("Os")))
+#endif
 
 #define SLC_REG(off) REGWIN(TS_SLC_BASE_ADDR + (off))
 
@@ -387,10 +395,11 @@ CP_INLINE void cp_note_pushes(cp_queue_t *st)
 /* One step of an idle queue: read the next packet's header at the current level, check it
  * and execute the packet (general path). */
 uint32_t cp_exec_next(cp_queue_t *st);
-/* Ring level, queue idle, no header held: execute the packets inside the ring channel's
- * current run (ring fast path). *steps: steps left in the turn (decremented per packet);
- * *t0: mcycle at the start of the step (the statistics). */
-void cp_exec_ring_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0);
+/* Queue idle, no header held, not in a render pass opened in the ring: execute the packets
+ * inside the current level's channel run, the ring's or an IB's (fast path). *steps: steps
+ * left in the turn (decremented per packet); *t0: mcycle at the start of the step (the
+ * statistics). At IB level it stops at the IB's end without returning from it. */
+void cp_exec_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0);
 
 /* ---- fences and DSIDs (cp_sync.c) -------------------------------------------------------- */
 void cp_exec_fence(cp_queue_t *st, const uint32_t *pl);

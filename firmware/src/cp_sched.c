@@ -58,10 +58,14 @@ static void queue_turn(cp_queue_t *st)
   uint32_t t0 = hal_cycles32();
   for (uint32_t n = CP_TURN_STEPS; n != 0; n--) {
     uint32_t stat;
-    /* (not inside a render pass at ring level: the fast path commits RPTR itself) */
-    if (CP_FAST_PATH_ON && st->phase == CP_PH_IDLE && st->level == 0 &&
-        st->have_hdr == CP_HDR_NONE && !st->rp_active) {
-      cp_exec_ring_fast(st, &n, &t0);
+    /* (not inside a render pass at ring level: the fast path commits RPTR itself; at IB
+     * level it stops at the IB's end, the return from it is done here, and the general path
+     * below takes the step's packet at the level it returns to) */
+    if (CP_FAST_PATH_ON && st->phase == CP_PH_IDLE && st->have_hdr == CP_HDR_NONE &&
+        !(st->level == 0 && st->rp_active)) {
+      cp_exec_fast(st, &n, &t0);
+      if (st->level != 0 && st->phase == CP_PH_IDLE)
+        cp_stream_ib_return_finished(st);
       if (n == 0 || st->phase != CP_PH_IDLE)
         break;
     }

@@ -11,6 +11,12 @@
  */
 #include "cp_fw_internal.h"
 
+#ifndef CP_FW_HOST
+/* Render passes, fences and DSIDs run a few times per frame: optimised for size (the 16 KiB
+ * ROM, docs/firmware.md "ROM budget"). */
+#pragma GCC optimize("Os")
+#endif
+
 uint32_t cp_fw_barrier(uint32_t id)
 {
   return cp_fw.barrier[id % CP_NUM_BARRIERS];

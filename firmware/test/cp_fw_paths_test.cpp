@@ -1,7 +1,8 @@
-// cp_fw_paths_test.cpp -- the ring fast path and the general path of the CP firmware must do the
-// same thing (docs/firmware.md, "Ring fast path"). Each test runs one packet stream twice on a
+// cp_fw_paths_test.cpp -- the fast paths (ring and IB) and the general path of the CP firmware
+// must do the same thing (docs/firmware.md, "Ring fast path", "IB fast path"). Each test runs one packet stream twice on a
 // fresh fake GPU, once as the firmware runs on the core (ring packets inside the channel's run
-// take the fast path) and once with the fast path off (cp_fw_host_fast_path = 0: every packet
+// take the ring fast path, IB packets the IB fast path) and once with the fast paths off
+// (cp_fw_host_fast_path = 0: every packet
 // takes the general path), and requires identical pipeline commands, errors (code, queue,
 // level, opcode, address), GPU-window writes, interrupts, RPTR, FETCH_ERR, console text and
 // per-type packet counts; and that the first run really took the fast path.
@@ -303,6 +304,133 @@ TEST(CpFwPaths, ErrorsAgree)
     EXPECT_EQ(o.errors[0].addr, base + 4u * 15u);
     EXPECT_EQ(o.fetch_err, 0u) << "FETCH_ERR bit cleared";
     EXPECT_EQ(o.rptr, 15u);
+  }
+}
+
+
+// ==== IB level (the IB fast path) ===============================================================
+
+constexpr uint32_t kIb1 = 0x40000, kIb2 = 0x48000;
+
+// The ring calls IB1 holding `body` (and IB2, if given, called from IB1's middle), then a DRAW.
+Setup in_ib(const Dw &body, const Dw &ib2_body = {})
+{
+  return [=](FakeGpu &gpu) {
+    Dw b1 = body;
+    if (!ib2_body.empty()) {
+      const size_t mid = 0;  // IB2 first: IB1's packets follow its return
+      b1 = cat({Dw(body.begin(), body.begin() + static_cast<long>(mid)),
+                ib(kIb2, static_cast<uint32_t>(ib2_body.size())),
+                Dw(body.begin() + static_cast<long>(mid), body.end())});
+      gpu.put_mem(kIb2, ib2_body);
+    }
+    gpu.put_mem(kIb1, b1);
+    gpu.queue[0].base = 0x10000;
+    gpu.queue[0].log2 = 10;
+    gpu.ring_write(0, cat({draw(7), ib(kIb1, static_cast<uint32_t>(b1.size())), draw(8)}));
+  };
+}
+
+// Catches: an IB packet the IB fast path executes differently from the general path
+// (arguments, the DSID tag after DSID_SETs and across IB2 call and return, counts), over long
+// random valid IB streams, in IB1 and in an IB2.
+TEST(CpFwPaths, IbRandomValidStreamsAgree)
+{
+  for (uint32_t seed = 1; seed <= 8; seed++) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    Dw b1, b2;
+    while (b1.size() < 1500)
+      b1 = cat({b1, random_packet(rng)});
+    while (seed % 2 == 0 && b2.size() < 600)
+      b2 = cat({b2, random_packet(rng)});
+    const Outcome o = expect_same(in_ib(b1, b2));
+    EXPECT_TRUE(o.errors.empty());
+    EXPECT_GT(o.fast_packets, 100u) << "the IB's packets did not take the IB fast path";
+  }
+}
+
+// Catches: errors of IB fast-path packets reported differently (code, level, address) from
+// the general path's: the bad packets of ErrorsAgree, inside an IB, and a packet reaching past
+// the IB's end.
+TEST(CpFwPaths, IbErrorsAgree)
+{
+  const Dw prefix = cat({set_regs(0x100, {1, 2}), draw(3), nop(2)});  // 11 dwords
+  const Dw bad_packets[] = {
+      draw(3, 0x8004),
+      draw(1u << 20, 0x8000),
+      {TS_PKT_SET_REGS_HEADER(2) | TS_PKT_HDR_FLAGS_PUT(0x80), 0x100, 1},
+      {TS_PKT_DRAW_HEADER | TS_PKT_HDR_FLAGS_PUT(2), 0, 0, 0, 0, 0},
+      {TS_PKT_SET_REGS_HEADER(1), 0x100},
+      {TS_PKT_HEADER(0xee, 0)},
+      set_regs(0xFFFF8, {1, 2, 3}),  // one register past the map
+  };
+  for (const Dw &bad : bad_packets) {
+    SCOPED_TRACE("header " + std::to_string(bad[0]));
+    const Outcome o = expect_same(in_ib(cat({prefix, bad, draw(9)})));
+    ASSERT_EQ(o.errors.size(), 1u);
+    EXPECT_EQ(o.errors[0].level, 1u);
+    EXPECT_EQ(o.errors[0].addr, kIb1 + 4u * static_cast<uint32_t>(prefix.size()));
+  }
+  // The IB ends inside a DRAW's payload and inside a SET_REGS: the IB size is cut short.
+  for (uint32_t cut : {2u, 4u}) {
+    SCOPED_TRACE("cut " + std::to_string(cut));
+    const Dw pkt = cut == 2 ? draw(3) : set_regs(0x200, {1, 2, 3, 4});
+    const Dw body = cat({prefix, pkt});
+    const Outcome o = expect_same([&](FakeGpu &gpu) {
+      gpu.put_mem(kIb1, body);
+      gpu.queue[0].base = 0x10000;
+      gpu.queue[0].log2 = 10;
+      gpu.ring_write(0, cat({ib(kIb1, static_cast<uint32_t>(prefix.size()) + cut), draw(8)}));
+    });
+    ASSERT_EQ(o.errors.size(), 1u);
+    EXPECT_EQ(o.errors[0].code, TS_CP_ERROR_IB_OVERFLOW);
+    EXPECT_EQ(o.errors[0].addr, kIb1 + 4u * static_cast<uint32_t>(prefix.size()));
+  }
+  // A failed line under a DRAW / SET_REGS payload in the IB: FETCH_ERR reported, bit cleared.
+  struct Failed {
+    Dw packet;
+    uint32_t bad_dword;
+  };
+  const Failed failed[] = {{draw(3), 3}, {set_regs(0x200, Dw(20, 7)), 12}};
+  for (const Failed &f : failed) {
+    const Dw body = cat({nop(14), f.packet, draw(9)});  // the packet's header at IB index 15
+    const Outcome o = expect_same([&](FakeGpu &gpu) {
+      gpu.error_words.insert(kIb1 + 4u * (15 + f.bad_dword));
+      in_ib(body)(gpu);
+    });
+    // The IB channel streams the whole IB at once, so the failed line may already be in when
+    // an earlier packet checks FETCH_ERR: the packet reported is that one or this one, the
+    // same on both paths (compared above).
+    ASSERT_EQ(o.errors.size(), 1u);
+    EXPECT_EQ(o.errors[0].code, TS_CP_ERROR_BAD_ADDRESS);
+    EXPECT_LE(o.errors[0].addr, kIb1 + 4u * 15u);
+    EXPECT_EQ(o.fetch_err, 0u) << "FETCH_ERR bit cleared";
+  }
+}
+
+// Catches: an IB fast path that executes a packet reaching past a render pass's body (the
+// general path reports BAD_LENGTH: body_size does not lead to RENDERPASS_END), or misses the
+// body's end; and one that agrees inside a well-formed pass at IB level.
+TEST(CpFwPaths, IbRenderPassBodyAgrees)
+{
+  auto begin = [](uint32_t body) {
+    Dw p = rp_begin(0x80000, 0x90000, 64, 64);
+    p[1 + TS_PKT_RENDERPASS_BEGIN_BODY_SIZE_DW] = TS_PKT_RENDERPASS_BEGIN_BODY_SIZE_PUT(body);
+    return p;
+  };
+  const Dw inner = cat({set_regs(0x100, {1, 2}), draw(3), draw(6)});  // 4 + 6 + 6 dwords
+  {
+    const Outcome o = expect_same(in_ib(cat({begin(static_cast<uint32_t>(inner.size())), inner, rp_end(),
+                                             draw(12)})));
+    EXPECT_TRUE(o.errors.empty()) << o.console;
+  }
+  // body_size ends inside the second DRAW, or inside the SET_REGS: the packet straddles it.
+  for (uint32_t body : {13u, 2u}) {
+    SCOPED_TRACE("body " + std::to_string(body));
+    const Outcome o = expect_same(in_ib(cat({begin(body), inner, rp_end(), draw(12)})));
+    ASSERT_EQ(o.errors.size(), 1u) << o.console;
+    EXPECT_EQ(o.errors[0].code, TS_CP_ERROR_BAD_LENGTH);
   }
 }
 

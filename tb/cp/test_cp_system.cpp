@@ -384,4 +384,25 @@ TEST(CpSystem, BenchmarkCyclesPerPacket) {
   measure("SET_REGS(1)", set_regs(0x1000, {5}), 32, 1);
   measure("DRAW dispatch", draw(3, 0xb0'0000), 32, 1);
   measure("FENCE", fence(kFenceArea + 0x80, 1), 16, 1);
+  // The same packets in an IB, as the KMD submits every command buffer (INDIRECT_BUFFER +
+  // FENCE in the ring): the IB call and the fence are in the figures.
+  auto measure_ib = [&](const char* what, const Dwords& one, unsigned n, unsigned units) {
+    Dwords body;
+    for (unsigned i = 0; i < n; ++i) append(body, one);
+    e.host.write_buffer(kIbArea, body);
+    Dwords s = cat({ib(kIbArea, static_cast<std::uint32_t>(body.size())), fence(kFenceArea, n)});
+    e.host.write_ring(0, s);
+    const std::uint64_t t0 = e.g.cycle(), i0 = e.g.instructions_retired(), c0 = e.g.core_cycles();
+    e.host.doorbell(0);
+    e.host.wait([&] { return e.host.consumed(0); }, what, 2'000'000, 16);
+    const double cyc = static_cast<double>(e.g.cycle() - t0) / (n * units);
+    const double cpi = static_cast<double>(e.g.core_cycles() - c0) / static_cast<double>(e.g.instructions_retired() - i0);
+    fmt::print("BENCH cp_cycles_per_packet {:<24} {:8.1f} cycles  (core CPI {:.2f})\n", what, cyc, cpi);
+    e.host.wait_value(kFenceArea, n, what);
+    e.g.mem_write32(kFenceArea, 0);
+  };
+  measure_ib("IB: SET_REGS per register", set_regs(0x1000, Dwords(32, 5)), 8, 32);
+  measure_ib("IB: SET_REGS(1)", set_regs(0x1000, {5}), 32, 1);
+  measure_ib("IB: DRAW dispatch", draw(3, 0xb0'0000), 32, 1);
+  measure_ib("IB: DSID_SET", dsid_set(1), 32, 1);
 }
