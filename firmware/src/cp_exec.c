@@ -577,7 +577,7 @@ void cp_exec_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
   const uint32_t data = st->reg_data[level];
   const uint32_t fbit = st->fetch_bit0 << level;
   const uint32_t fws_base = st->fws_exec | (level << 8);
-  const int rp_here = st->rp_active && st->rp_level == level; /* IB level only (see caller) */
+  int rp_here = st->rp_active && st->rp_level == level; /* IB level only (see caller) */
 #ifdef CP_FW_HOST
   const uint32_t packets_before = cp_fw_stats.packets[st->id];
 #endif
@@ -652,35 +652,14 @@ void cp_exec_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
         err = CP_ERR_FETCH;
         goto failed;
       }
-    } else if (level != 0) {
-      /* IB: the general path, from the header on. */
-      st->ib_addr[level] = cur;
-      st->ib_left[level] = avail;
-      st->pkt_level = (uint8_t)level;
-      st->pkt_pos = pos;
-      st->hdr = hdr;
-      cp_fw_stats.packets[st->id] += npk; /* PERF_SAMPLE reports them */
-      npk = 0;
-      cp_fw.fw_status = fws;
-      stat = exec_checked(st);
-      n--;
-      const uint32_t t1 = hal_cycles32();
-      cp_fw_stats.op[stat].cycles += t1 - t0;
-      t0 = t1;
-      fws = cp_fw.fw_status;
-      cur = st->ib_addr[level]; /* its payload read, a NOP or COND_EXEC skip, a replay */
-      avail = st->ib_left[level];
-      if (st->phase != CP_PH_IDLE || st->level != level)
-        break; /* waiting, halted, or inside an IB it called */
-      push_base = cp_push_base(st); /* a DSID_SET changed the DSID */
-      continue;
     } else {
-      /* Ring: the general header checks (the ring-size check is implied by len <= room). */
+      /* The general header checks (in the ring the ring-size check is implied by len <=
+       * room; in an IB len <= room is the IB's and the body's bound). */
       const uint32_t op = TS_PKT_HDR_OPCODE_GET(hdr);
       stat = cp_op_index(hdr);
       const uint32_t other = header_bad(hdr, stat, len, room) | (uint32_t)(op == TS_OP_NOP) |
                              (uint32_t)(op == TS_OP_SET_REGS);
-      if (other != 0) {
+      if (other != 0 && level == 0) {
         /* Not taken here (or not valid): the general path checks and executes it. */
         st->hdr = hdr;
         st->pkt_pos = pos;
@@ -688,44 +667,72 @@ void cp_exec_fast(cp_queue_t *st, uint32_t *steps, uint32_t *t0p)
         st->have_hdr = CP_HDR_UNCHECKED;
         break;
       }
-      /* A fixed-length packet (len <= CP_MAX_FIXED_LEN, checked): the general executor. */
-      os = &cp_fw_stats.op[stat];
-      fws = fws_base | (op << 16);
-      hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
-      uint32_t pl[CP_MAX_FIXED_LEN];
-      for (uint32_t i = 0; i < len && i < CP_MAX_FIXED_LEN; i++)
-        pl[i] = hal_rd(data);
-      cur += len;
-      st->rd = cur;
-      st->run_left = run_end - cur;
-      st->rptr = committed;
-      st->hdr = hdr;
-      st->pkt_pos = pos;
-      st->pkt_level = 0;
-      st->stat = (uint8_t)stat;
-      cp_fw_stats.packets[st->id] += npk + 1u; /* PERF_SAMPLE reports them */
-      npk = 0;
-      os->count++;
-      cp_fw.fw_status = fws;
-      if (__builtin_expect(fetch_err_pending(fbit) != 0, 0)) {
-        fetch_error(st, fbit);
+      if (other != 0) {
+        /* IB: the general path, from the header on (it reports what is not valid). */
+        st->ib_addr[level] = cur;
+        st->ib_left[level] = avail;
+        st->pkt_level = (uint8_t)level;
+        st->pkt_pos = pos;
+        st->hdr = hdr;
+        cp_fw_stats.packets[st->id] += npk; /* PERF_SAMPLE reports them */
+        npk = 0;
+        cp_fw.fw_status = fws;
+        stat = exec_checked(st);
+        os = &cp_fw_stats.op[stat];
       } else {
-        exec_fixed(st, op, pl);
-        if (st->phase != CP_PH_HALTED && op != TS_OP_INDIRECT_BUFFER)
-          cp_stream_commit(st); /* the IB packet was committed before the call */
+        /* A fixed-length packet (len <= CP_MAX_FIXED_LEN, checked): the general executor,
+         * with the position written back to the queue state. */
+        os = &cp_fw_stats.op[stat];
+        fws = fws_base | (op << 16);
+        hal_wr(CPFW(TS_CPFW_FW_STATUS_OFFSET), fws);
+        uint32_t pl[CP_MAX_FIXED_LEN];
+        for (uint32_t i = 0; i < len && i < CP_MAX_FIXED_LEN; i++)
+          pl[i] = hal_rd(data);
+        cur += len << sh;
+        avail -= len;
+        if (level == 0) {
+          st->rd = cur;
+          st->run_left = run_end - cur;
+          st->rptr = committed;
+        } else {
+          st->ib_addr[level] = cur;
+          st->ib_left[level] = avail;
+        }
+        st->hdr = hdr;
+        st->pkt_pos = pos;
+        st->pkt_level = (uint8_t)level;
+        st->stat = (uint8_t)stat;
+        cp_fw_stats.packets[st->id] += npk + 1u; /* PERF_SAMPLE reports them */
+        npk = 0;
+        os->count++;
+        cp_fw.fw_status = fws;
+        if (__builtin_expect(fetch_err_pending(fbit) != 0, 0)) {
+          fetch_error(st, fbit);
+        } else {
+          exec_fixed(st, op, pl);
+          if (level == 0 && st->phase != CP_PH_HALTED && op != TS_OP_INDIRECT_BUFFER)
+            cp_stream_commit(st); /* the IB packet was committed before the call */
+        }
       }
-      cur = st->rd;
-      run_end = cur + st->run_left;
-      avail = run_end - (uint32_t)(run_end == st->size) - cur;
-      committed = st->rptr;
+      /* read the position again: a NOP or COND_EXEC skip, a replay, an IB call or return */
+      if (level == 0) {
+        cur = st->rd;
+        run_end = cur + st->run_left;
+        avail = run_end - (uint32_t)(run_end == st->size) - cur;
+        committed = st->rptr;
+      } else {
+        cur = st->ib_addr[level];
+        avail = st->ib_left[level];
+      }
       fws = cp_fw.fw_status;
       push_base = cp_push_base(st); /* a DSID_SET changed the DSID */
+      rp_here = st->rp_active && st->rp_level == level; /* a RENDERPASS_BEGIN / END */
       n--;
       const uint32_t t1 = hal_cycles32();
       os->cycles += t1 - t0;
       t0 = t1;
-      if ((st->phase | st->level | st->rp_active) != 0)
-        break; /* waiting, halted, inside an IB or a ring render pass now */
+      if (st->phase != CP_PH_IDLE || st->level != level || (level == 0 && st->rp_active))
+        break; /* waiting, halted, in another IB now, or inside a ring render pass */
       continue;
     }
     /* DRAW, NOP, SET_REGS executed */
