@@ -10,19 +10,22 @@
 //   S_D0    the 2 products of D (registered, as every step's products: summed next cycle)
 //   S_D1    D; orientation (swap v1, v2 when D < 0), |D|
 //   S_NORM  D == 0 ends a degenerate triangle (3 cycles); n = bitlen(D)
-//   S_DIV   R = floor(2^(n+23) / D), one bit per cycle (25 cycles). Meanwhile, on the
-//           multipliers, everything that does not need R: the three edge functions at the walk
-//           origin (1 cycle each) and Gx, Gy of each attribute (1 cycle each, parked in the
-//           pgx/pgy output registers), at most 17 cycles
+//   S_DIV   R = floor(2^(n+23) / D), two bits per cycle (radix 4, 13 cycles). Meanwhile, on
+//           the multipliers, everything that does not need R: the three edge functions at the
+//           walk origin (1 cycle each) and Gx, Gy of each attribute (1 cycle each, parked in
+//           the pgx/pgy output registers): 17 cycles textured, 13 untextured. S_DIV lasts
+//           until both are done
 //   S_GAP   the operands of the first R product take the last bit of R
 //   S_C     per attribute gx = (Gx R) >> (n+3), gy (1 cycle) and its value at the origin
 //           from gx, gy (1 cycle), interleaved so that no product waits for the one before
 //   S_FIN   the last sum
-// 44 cycles per setup, 40 for an untextured primitive (uv_en_i = 0: u and v, which the FS
-// does not read then, are not set up and read as 0). It was 90 and 74 on one multiplier.
+// 36 cycles per setup, 28 for an untextured primitive (uv_en_i = 0: u and v, which the FS
+// does not read then, are not set up and read as 0). It was 44 and 40 with one quotient bit
+// per cycle, 90 and 74 on one multiplier.
 // The raster slice runs it once per triangle, when the triangle enters the batch, with the
 // origin at the triangle's first 8x8 block; raster_tse_bin moves the planes to each bin
-// (docs/raster.md "Setup once per triangle"). The seam for a faster TSE: a radix-4 division.
+// (docs/raster.md "Setup once per triangle"). The multipliers bound it now (64 products per
+// textured triangle on two); a faster TSE needs more of them (docs/raster.md "Seams").
 
 `include "prim_assert.svh"
 
@@ -53,7 +56,9 @@ module raster_tse (
   typedef enum logic [2:0] {K_NONE, K_D, K_EDGE, K_GX, K_GY, K_C0, K_C1} kind_e;
 
   state_e             st_q, st_d;
-  logic [4:0]         k_q, k_d;            // division bit
+  logic [4:0]         k_q, k_d;            // division: the next quotient bit (24, 22, .., 0)
+  logic               dv_q, dv_d;          // the division is running
+  logic [4:0]         b_q, b_d;            // S_DIV's product step (0, 1, ..)
   logic [3:0]         ck_q, ck_d;          // S_C step
   logic [383:0]       v_q, v_d;
   logic [10:0]        ox_q, ox_d, oy_q, oy_d;
@@ -118,16 +123,15 @@ module raster_tse (
   // ---- the step schedule -------------------------------------------------------------------
   // A step is (kind, index): K_EDGE j, K_GX/K_GY/K_C0/K_C1 attribute i. Its two products are
   // registered (p0_q, p1_q) and summed or shifted into their register the cycle after. S_DIV's
-  // cycle b = 24 - k runs edge b (b < 3), then Gx, Gy of attribute (b - 3) / 2. S_C's step c
+  // cycle b runs edge b (b < 3), then Gx, Gy of attribute (b - 3) / 2. S_C's step c
   // runs C0 (gx, gy) of attributes 0, 1, 2, then C1 (the value at the origin) of i and C0 of
   // i + 3 in turn, and the last C1s: C1 of i comes at least 3 steps after C0 of i, whose gx_i
   // is written 2 steps after it starts and read by the operand select the step before C1.
-  function automatic logic [6:0] step_of(input logic [2:0] st, input logic [4:0] k,
+  function automatic logic [6:0] step_of(input logic [2:0] st, input logic [4:0] b,
                                          input logic [3:0] c, input logic [3:0] na);
     logic [2:0] kind, idx;
-    logic [4:0] b, j;
+    logic [4:0] j;
     kind = K_NONE;  idx = '0;
-    b = 5'd24 - k;
     j = b - 5'd3;
     if (st == S_D0) begin
       kind = K_D;
@@ -240,7 +244,7 @@ module raster_tse (
   logic [2:0] cur_kind, cur_idx;
   logic [2:0] pk_q, pi_q;      // the step whose products are in p0_q, p1_q
   logic       unused_step, unused_nxt;
-  assign cur_step = step_of(st_q, k_q, ck_q, nattr);
+  assign cur_step = step_of(st_q, b_q, ck_q, nattr);
   assign cur_kind = cur_step[6:4];
   assign cur_idx  = cur_step[3:1];
   assign unused_step = cur_step[0];
@@ -268,10 +272,13 @@ module raster_tse (
   logic [23:0] a0c;            // attribute pi_q of vertex 0 (its value at the origin)
   assign a0c = attr_of(v_q, 2'd0, pi_q);
 
-  logic [44:0] rr;
+  logic [44:0] rr, rr1;
+  logic        last_pre;     // S_DIV's last step that does not need R
+  assign last_pre = b_q == 5'd2 + {nattr, 1'b0};
   always_comb begin
-    rr = '0;
+    rr = '0;  rr1 = '0;
     st_d = st_q;  k_d = k_q;  ck_d = ck_q;  v_d = v_q;  ox_d = ox_q;  oy_d = oy_q;
+    dv_d = dv_q;  b_d = b_q;
     d_d = d_q;  n_d = n_q;  dn_d = dn_q;  rem_d = rem_q;  r_d = r_q;
     w_d = w_q;  pv_d = pv_q;  pgx_d = pgx_q;  pgy_d = pgy_q;
     done_d = 1'b0;  degen_d = degen_q;
@@ -310,18 +317,36 @@ module raster_tse (
           rem_d = 45'(1) << 42;
           r_d   = '0;
           k_d   = 5'd24;
+          dv_d  = 1'b1;
+          b_d   = '0;
           st_d  = S_DIV;
         end
       end
       S_DIV: begin
-        rr = rem_q;
-        if (rem_q >= dn_q) begin
-          rr = rem_q - dn_q;
-          r_d[k_q] = 1'b1;
+        // Restoring division, bits k and k - 1 (bit 0 alone at the end). rem < 2 dn holds
+        // before every bit (rem starts at 2^42 <= dn), so one compare per bit.
+        if (dv_q) begin
+          rr = rem_q;
+          if (rem_q >= dn_q) begin
+            rr = rem_q - dn_q;
+            r_d[k_q] = 1'b1;
+          end
+          rr1 = rr << 1;
+          if (k_q == 5'd0) begin
+            rem_d = rr1;
+            dv_d  = 1'b0;
+          end else begin
+            if (rr1 >= dn_q) begin
+              rr1 = rr1 - dn_q;
+              r_d[k_q - 5'd1] = 1'b1;
+            end
+            rem_d = rr1 << 1;
+            k_d   = k_q - 5'd2;
+          end
         end
-        rem_d = rr << 1;
-        if (k_q == 5'd0) st_d = S_GAP;
-        else             k_d = k_q - 5'd1;
+        b_d = b_q + 5'd1;
+        // done when the quotient's last bit and the last product that does not need R are
+        if ((!dv_q || k_q == 5'd0) && last_pre) st_d = S_GAP;
       end
       S_GAP: begin
         ck_d = '0;
@@ -361,7 +386,7 @@ module raster_tse (
   // (or the inputs, at start).
   logic [6:0]   nxt_step;
   logic [147:0] ops_d;
-  assign nxt_step = step_of(st_d, k_d, ck_d, (st_q == S_IDLE) ? (uv_en_i ? 4'd7 : 4'd5) : nattr);
+  assign nxt_step = step_of(st_d, b_d, ck_d, (st_q == S_IDLE) ? (uv_en_i ? 4'd7 : 4'd5) : nattr);
   assign ops_d = mul_ops(nxt_step[6:4], nxt_step[3:1], (st_q == S_IDLE) ? vtx_i : v_q,
                          (st_q == S_IDLE) ? ox_i : ox_q, (st_q == S_IDLE) ? oy_i : oy_q,
                          r_q, pgx_q, pgy_q);
@@ -371,6 +396,8 @@ module raster_tse (
     if (!rst_ni) begin
       st_q <= S_IDLE;
       k_q <= '0;
+      dv_q <= 1'b0;
+      b_q <= '0;
       ck_q <= '0;
       v_q <= '0;
       ox_q <= '0;
@@ -398,6 +425,8 @@ module raster_tse (
     end else begin
       st_q <= st_d;
       k_q <= k_d;
+      dv_q <= dv_d;
+      b_q <= b_d;
       ck_q <= ck_d;
       v_q <= v_d;
       ox_q <= ox_d;
@@ -435,8 +464,10 @@ module raster_tse (
   // The registered operands are those of the current step (the select evaluated on it).
   `ASSERT(MulOpsOfThisStep_A, st_q != S_IDLE |-> {ma0_q, mb0_q, ma1_q, mb1_q} ==
                               mul_ops(cur_kind, cur_idx, v_q, ox_q, oy_q, r_q, pgx_q, pgy_q))
-  // The division's shadow holds every product that does not need R.
-  `ASSERT(ShadowFits_A, st_q == S_DIV && k_q == 5'd0 |-> 5'd24 - k_q >= 5'd3 + {nattr, 1'b0})
+  // S_DIV ends with the quotient complete and every product that does not need R done.
+  `ASSERT(DivDoneAtGap_A, st_q == S_DIV && st_d == S_GAP |-> (!dv_q || k_q == 5'd0) && last_pre)
+  // The quotient bits come two at a time from 24: k is even while the division runs.
+  `ASSERT(DivBitsEven_A, dv_q |-> !k_q[0])
 `ifndef SYNTHESIS
   // C1 of an attribute reads the gx, gy its C0 wrote, never the Gx, Gy parked before: when
   // its operands are selected, that C0's result is in pgx/pgy.
@@ -454,6 +485,6 @@ module raster_tse (
 `endif
 
   logic unused_t;
-  assign unused_t = ^{prod0_sh[73:48], prod1_sh[73:48], d_q[47:44], rr[44]};
+  assign unused_t = ^{prod0_sh[73:48], prod1_sh[73:48], d_q[47:44], rr1[44]};
 
 endmodule
