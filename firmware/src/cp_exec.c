@@ -77,7 +77,7 @@ const uint8_t cp_stats_opcodes[CP_STATS_NUM_OPS] = {
     TS_OP_DSID_SET,       TS_OP_DSID_DELETE,     TS_OP_FRAME_END,      TS_OP_PERF_SAMPLE,
     CP_NO_OP};
 
-/* cp_fw_stats.op indexes of the packets the ring fast path recognises by their header. */
+/* cp_fw_stats.op indexes of the packets the fast path recognises by their header. */
 enum { CP_ST_NOP = 0, CP_ST_SET_REGS = 3, CP_ST_DRAW = 7 };
 _Static_assert(CP_ST_NOP == 0 && TS_OP_NOP == 0, "stats order");
 
@@ -193,7 +193,7 @@ CP_INLINE int check_header(cp_queue_t *st)
   return 1;
 }
 
-/* The ring fast path recognises DRAW, NOP and SET_REGS by a cheaper test than header_bad;
+/* The fast path recognises DRAW, NOP and SET_REGS by a cheaper test than header_bad;
  * each test implies that header_bad passes (with len <= room checked beside it, and the fast
  * path's room at most size - 2, the general path's ring room): */
 #define CP_HDR_OP_FLAGS (TS_PKT_HDR_OPCODE_MASK | TS_PKT_HDR_FLAGS_MASK)

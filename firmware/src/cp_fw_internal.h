@@ -3,7 +3,7 @@
  * The firmware is split by concern (docs/firmware.md, "Files"):
  *   cp_sched.c   queue scheduling: cp_fw_init, cp_fw_poll, a queue's turn, its wait checks
  *   cp_exec.c    packet execution: header checks, errors, every packet's implementation except
- *                those below, the general path and the ring fast path that both call them
+ *                those below, the general path and the fast path (ring and IBs) that both call them
  *   cp_sync.c    fences and DSIDs: FENCE, BARRIER_UPDATE / BARRIER_WAIT, DSID_SET, DSID_DELETE
  *   cp_perf.c    performance sampling: PERF_SAMPLE and the cp_fw_stats block
  *   cp_stream.c  the stream reader (fast paths inline below)

@@ -1,7 +1,7 @@
 /* cp_perf.c -- the CP firmware's performance sampling: the PERF_SAMPLE packet and the
  * statistics block `cp_fw_stats` (layouts in cp_fw.h; docs/firmware.md, "PERF_SAMPLE block" and
  * "Statistics in DMEM"). The per-step cycle accounting itself is done where the steps run (the
- * turn in cp_sched.c, the ring fast path in cp_exec.c): one mcycle read per step.
+ * turn in cp_sched.c, the fast path in cp_exec.c): one mcycle read per step.
  */
 #include "cp_fw_internal.h"
 

@@ -51,7 +51,7 @@ static void wait_step(cp_queue_t *st)
  * waiting (a wait check that did not pass, or a packet that entered a wait), halts, or has
  * nothing to execute. Each step's mcycle delta goes to its packet type's statistics (one CSR
  * read per step); the final look at an empty ring is not a step and is not counted. At ring
- * level the packets inside the ring channel's run go through the ring fast path first; both
+ * level and in IBs the packets inside the channel's run go through the fast path first; both
  * paths execute a packet with the same per-packet functions (cp_exec.c). */
 static void queue_turn(cp_queue_t *st)
 {
