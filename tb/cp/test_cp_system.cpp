@@ -364,11 +364,9 @@ TEST(CpSystem, RandomStreamsBothQueues) {
 TEST(CpSystem, BenchmarkCyclesPerPacket) {
   Env e(config(1.0));
   e.g.set_pipe_latency(1, 2);
-  auto measure = [&](const char* what, const Dwords& one, unsigned n, unsigned units) {
-    Dwords s;
-    for (unsigned i = 0; i < n; ++i) append(s, one);
-    append(s, fence(kFenceArea, n));
-    e.host.write_ring(0, s);
+  // Runs `ring` (which ends with a FENCE writing n) and prints its cycles per packet unit.
+  auto time_ring = [&](const char* what, const Dwords& ring, unsigned n, unsigned units) {
+    e.host.write_ring(0, ring);
     const std::uint64_t t0 = e.g.cycle(), i0 = e.g.instructions_retired(), c0 = e.g.core_cycles();
     e.host.doorbell(0);
     e.host.wait([&] { return e.host.consumed(0); }, what, 2'000'000, 16);
@@ -377,6 +375,13 @@ TEST(CpSystem, BenchmarkCyclesPerPacket) {
     fmt::print("BENCH cp_cycles_per_packet {:<24} {:8.1f} cycles  (core CPI {:.2f})\n", what, cyc, cpi);
     e.host.wait_value(kFenceArea, n, what);
     e.g.mem_write32(kFenceArea, 0);
+  };
+  // n copies of `one` in the ring.
+  auto measure = [&](const char* what, const Dwords& one, unsigned n, unsigned units) {
+    Dwords s;
+    for (unsigned i = 0; i < n; ++i) append(s, one);
+    append(s, fence(kFenceArea, n));
+    time_ring(what, s, n, units);
   };
   measure("NOP", nop(0), 64, 1);
   measure("NOP(8 dwords)", nop(8), 32, 1);
@@ -390,16 +395,7 @@ TEST(CpSystem, BenchmarkCyclesPerPacket) {
     Dwords body;
     for (unsigned i = 0; i < n; ++i) append(body, one);
     e.host.write_buffer(kIbArea, body);
-    Dwords s = cat({ib(kIbArea, static_cast<std::uint32_t>(body.size())), fence(kFenceArea, n)});
-    e.host.write_ring(0, s);
-    const std::uint64_t t0 = e.g.cycle(), i0 = e.g.instructions_retired(), c0 = e.g.core_cycles();
-    e.host.doorbell(0);
-    e.host.wait([&] { return e.host.consumed(0); }, what, 2'000'000, 16);
-    const double cyc = static_cast<double>(e.g.cycle() - t0) / (n * units);
-    const double cpi = static_cast<double>(e.g.core_cycles() - c0) / static_cast<double>(e.g.instructions_retired() - i0);
-    fmt::print("BENCH cp_cycles_per_packet {:<24} {:8.1f} cycles  (core CPI {:.2f})\n", what, cyc, cpi);
-    e.host.wait_value(kFenceArea, n, what);
-    e.g.mem_write32(kFenceArea, 0);
+    time_ring(what, cat({ib(kIbArea, static_cast<std::uint32_t>(body.size())), fence(kFenceArea, n)}), n, units);
   };
   measure_ib("IB: SET_REGS per register", set_regs(0x1000, Dwords(32, 5)), 8, 32);
   measure_ib("IB: SET_REGS(1)", set_regs(0x1000, {5}), 32, 1);
