@@ -1,12 +1,13 @@
-// Bench for the combinational bit-operation cells: prim_popcount, prim_lzc and
-// prim_priority_enc (rtl/common). Reference: the C++20 <bit> functions (std::popcount,
-// std::countr_zero, std::countl_zero), i.e. the definitions in the module headers, not the
-// RTL's adder chain or tree.
+// Bench for the combinational bit-operation cells: prim_popcount, prim_lzc, prim_priority_enc
+// and prim_add (rtl/common). Reference: the C++20 <bit> functions (std::popcount,
+// std::countr_zero, std::countl_zero) and integer addition, i.e. the definitions in the module
+// headers, not the RTL's adder chain, tree or prefix.
 //
 // Configurations: popcount WIDTH=33 (one more than a power of two: the count needs 6 bits)
 // and WIDTH=16 (exhaustive; 16 needs the extra count bit); lzc WIDTH=32 (the RTL build's
 // configuration) and WIDTH=12 in both modes (exhaustive, a non-power-of-2 width pads the
-// encoder tree); priority_enc WIDTH=12 (exhaustive).
+// encoder tree); priority_enc WIDTH=12 (exhaustive); add WIDTH=48 (the plane width: carry runs
+// and random) and WIDTH=7 (exhaustive).
 #include <fmt/format.h>
 
 #include <bit>
@@ -14,6 +15,8 @@
 #include <functional>
 #include <vector>
 
+#include "Vprim_add_w48.h"
+#include "Vprim_add_w7.h"
 #include "Vprim_lzc_w12_lead.h"
 #include "Vprim_lzc_w12_trail.h"
 #include "Vprim_lzc_w32.h"
@@ -101,7 +104,77 @@ Task<> lzc_check(tb::Dut<V>& dut, unsigned width, unsigned mode, const std::vect
   });
 }
 
+// prim_add: {co_o, sum_o} = a_i + b_i + ci_i, WIDTH bits each. Reference: the integer sum.
+struct AddVector {
+  std::uint64_t a, b;
+  unsigned ci;
+};
+
+template <class V>
+Task<> add_check(tb::Dut<V>& dut, unsigned width, const std::vector<AddVector>& vectors) {
+  const std::uint64_t m = mask_of(width);
+  for (const auto& v : vectors) {
+    dut->a_i = v.a & m;
+    dut->b_i = v.b & m;
+    dut->ci_i = v.ci;
+    co_await tb::Timer(1, "ns");
+    // width <= 48 here, so the sum and its carry fit 64 bits
+    const std::uint64_t full = (v.a & m) + (v.b & m) + v.ci;
+    const std::uint64_t want = full & m;
+    const unsigned want_co = unsigned(full >> width) & 1u;
+    primtb::check(dut->sum_o == want && dut->co_o == want_co,
+                  "add WIDTH={}: {:#x} + {:#x} + {} gives sum_o={:#x} co_o={}, expected {:#x} {}", width, v.a & m,
+                  v.b & m, v.ci, std::uint64_t(dut->sum_o), unsigned(dut->co_o), want, want_co);
+  }
+}
+
 }  // namespace
+
+// Catches: a carry that does not cross a prefix group boundary (a run of propagates of every
+// length ended by a generate or the carry in, at every position), a group near position 0
+// merged wrongly (small operands with the carry in), a carry out lost, a subtraction's
+// borrow (a + ~b + 1) wrong around a == b.
+TB_TEST(Vprim_add_w48, add_w48_carry_runs_and_random) {
+  constexpr unsigned kW = 48;
+  const std::uint64_t m = mask_of(kW);
+  std::vector<AddVector> v;
+  for (unsigned ci = 0; ci < 2; ++ci) {
+    v.push_back({0, 0, ci});
+    v.push_back({m, 0, ci});
+    v.push_back({m, m, ci});
+    for (unsigned lo = 0; lo < kW; ++lo) {
+      for (unsigned len = 1; lo + len <= kW; ++len) {
+        // propagates on [lo, lo + len), a generate just below lo (or the carry in at lo 0)
+        const std::uint64_t run = mask_of(len) << lo;
+        const std::uint64_t gen = lo > 0 ? 1ULL << (lo - 1) : 0;
+        v.push_back({run | gen, gen, ci});
+        v.push_back({run & 0xAAAAAAAAAAAAULL, (run & ~0xAAAAAAAAAAAAULL) | gen, ci});
+      }
+    }
+  }
+  const std::uint64_t n = tb::scaled(50000, 1000000);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    const std::uint64_t a = tb::randint(0, m);
+    // a == b and b == a +- 1 as subtractions, and independent operands
+    switch (k % 4) {
+      case 0: v.push_back({a, ~a, 1}); break;
+      case 1: v.push_back({a, ~(a + 1), 1}); break;
+      case 2: v.push_back({a, ~(a - 1), 1}); break;
+      default: v.push_back({a, tb::randint(0, m), unsigned(tb::randint(0, 1))}); break;
+    }
+  }
+  co_await add_check(dut, kW, v);
+}
+
+// Catches: any wrong sum or carry out of a 7-bit adder (8 prefix positions, two levels with the
+// top level partly empty), with and without the carry in.
+TB_TEST(Vprim_add_w7, add_w7_exhaustive) {
+  std::vector<AddVector> v;
+  for (std::uint64_t a = 0; a < 128; ++a)
+    for (std::uint64_t b = 0; b < 128; ++b)
+      for (unsigned ci = 0; ci < 2; ++ci) v.push_back({a, b, ci});
+  co_await add_check(dut, 7, v);
+}
 
 // Catches: a count that overflows its output (33 ones need 6 bits), bits ignored at either
 // end of the vector (bit 0, bit 32), adder-width truncation in the sum.
