@@ -67,9 +67,12 @@ TB_TEST(Vraster_slice_default, figure_tiny_triangles) {
   sc.push_back(Op::end());
   const Result r = co_await run_checked(dut, sc, fast_mem());
   dut.log().info("FIGURE tiny triangles: {} triangles ({} bin-primitive pairs, {} fragments) in {} cycles = "
-                 "{:.4f} prims/clk ({:.1f} cycles per bin-primitive pair)",
+                 "{:.4f} prims/clk ({:.1f} cycles per bin-primitive pair); cycles: idle {} input_wait {} "
+                 "memory_wait {} clear {} load {} setup {} raster {} store {}",
                  r.tris, r.binprims, r.frags, r.cycles, double(r.tris) / double(r.cycles),
-                 double(r.cycles) / double(std::max<std::uint64_t>(r.binprims, 1)));
+                 double(r.cycles) / double(std::max<std::uint64_t>(r.binprims, 1)), dut->cyc_idle_o,
+                 dut->cyc_input_wait_o, dut->cyc_memory_wait_o, dut->cyc_clear_o, dut->cyc_load_o,
+                 dut->cyc_setup_o, dut->cyc_raster_o, dut->cyc_store_o);
 }
 
 // Fixed scene at 1, 2 and 4 slices: a 128x128 target, 32x32 bins, a 12x12 mesh plus 100
