@@ -34,30 +34,22 @@ module prim_add #(
   assign g0 = {a_i & b_i, ci_i};
   assign p0 = {a_i ^ b_i, 1'b0};
 
-  // gl/pl of level l (l = 1..Levels): the group of positions max(0, i - 4^l + 1) .. i. A node
-  // merges the node of the level below at i with those at i - s, i - 2s, i - 3s (s = 4^(l-1));
-  // groups that overlap near position 0 merge correctly (generate and propagate are idempotent).
+  // Level l (s = 4^l) turns the groups of positions i - s + 1 .. i into groups of i - 4s + 1 .. i,
+  // merging each with the three groups below it: G = g_i | p_i g_{i-s} | p_i p_{i-s} g_{i-2s} |
+  // p_i p_{i-s} p_{i-2s} g_{i-3s}. Written on whole vectors (shifts by constants are wiring),
+  // so the simulator evaluates a few word operations per level; the zeros shifted in below
+  // position 0 change nothing, since every group that reaches position 0 has propagate 0 (the
+  // carry in's).
   logic [N-1:0] gc;                           // carry out of position i: the group 0..i
   always_comb begin : prefix
-    logic [N-1:0] g, p, gn, pn;
-    int unsigned  s;
+    logic [N-1:0] g, p, p1, p2;
     g = g0;
     p = p0;
-    s = 1;
     for (int unsigned l = 0; l < Levels; l++) begin
-      for (int unsigned i = 0; i < N; i++) begin
-        gn[i] = g[i];
-        pn[i] = p[i];
-        for (int unsigned k = 1; k < 4; k++) begin
-          if (i >= k * s) begin
-            gn[i] = gn[i] | (pn[i] & g[i - k * s]);
-            pn[i] = pn[i] & p[i - k * s];
-          end
-        end
-      end
-      g = gn;
-      p = pn;
-      s = s * 4;
+      p1 = p & (p << (4 ** l));
+      p2 = p1 & (p << (2 * 4 ** l));
+      g  = g | (p & (g << (4 ** l))) | (p1 & (g << (2 * 4 ** l))) | (p2 & (g << (3 * 4 ** l)));
+      p  = p2 & (p << (3 * 4 ** l));
     end
     gc = g;
 `ifndef SYNTHESIS

@@ -83,7 +83,6 @@ module raster_gras (
   logic [10:0]          x0_q, y0_q, x1_q, y1_q, tx_q, ty_q;
   logic [NP*48-1:0]     borg_q, borg_d, brow_q, brow_d;   // planes at the block / block row origin
   logic                 first_bx_q, first_bx_d, first_by_q, first_by_d;   // first block column / row
-  logic [3*48-1:0]      g8xy_q;   // 128 (A + B) of the edges: the far corner's offset
   logic [NP*48-1:0]     cur_q, cur_d, row_q, row_d;       // planes at the quad / quad row origin
   logic [7*48-1:0]      pgx_q, pgy_q;     // attribute increments, held for the primitive
   logic [3*21-1:0]      ea_q, eb_q;       // edge coefficients, held for the primitive
@@ -94,24 +93,63 @@ module raster_gras (
   assign gxf = {pgx_q, 48'($signed(ea_q[42 +: 21])), 48'($signed(ea_q[21 +: 21])), 48'($signed(ea_q[0 +: 21]))};
   assign gyf = {pgy_q, 48'($signed(eb_q[42 +: 21])), 48'($signed(eb_q[21 +: 21])), 48'($signed(eb_q[0 +: 21]))};
 
-  // 128 (A + B) for the edges, from the setup inputs at start_i
-  logic [3*48-1:0] g8xy_d;
+  // ---- logic depth (docs/raster.md "GRAS depth") ---------------------------------------------
+  // Every 48-bit plane add is a prim_add (a parallel prefix: 8 LUT levels, against 19 for `+`
+  // in this flow), three-operand adds go through a carry-save layer first, and the inside test
+  // of an edge needs only a sign bit: E > 0, or E == 0 on a top-left edge, is E - 1 + tl >= 0,
+  // so the test is the sign of E plus a per-primitive constant (offset - 1, carry in tl). Those
+  // constants are computed at start_i and held for the primitive, like the pixel-3 attribute
+  // offset (gx + gy) * 16 and z's (gx + gy) * 128, so no add in a cycle has three operands
+  // but the walker's entry offsets. Edge values stay far inside 48 bits (A, B are 21 bits and
+  // positions 16), so E - 1 does not wrap (EdgeInRange_A).
+
+  // carry-save layer: a + b + c == sum + carry, both WIDTH bits (wrapping)
+  function automatic logic [95:0] csa48(input logic [47:0] a, input logic [47:0] b, input logic [47:0] c);
+    logic [47:0] sm, cy;
+    sm = a ^ b ^ c;
+    cy = {((a[46:0] & b[46:0]) | (a[46:0] & c[46:0]) | (b[46:0] & c[46:0])), 1'b0};
+    csa48 = {cy, sm};
+  endfunction
+
+  // top-left edges: A > 0, or A == 0 and B > 0 (from the setup inputs, held)
+  logic [2:0] tl_d, tl_q, tl;
   always_comb begin
-    g8xy_d = g8xy_q;
-    if (start_i) begin
-      for (int j = 0; j < 3; j++) begin
-        g8xy_d[j*48 +: 48] = {{20{ea_i[j*21 + 20]}}, ea_i[j*21 +: 21], 7'd0} + {{20{eb_i[j*21 + 20]}}, eb_i[j*21 +: 21], 7'd0};
-      end
+    for (int j = 0; j < 3; j++) begin
+      tl_d[j] = ($signed(ea_i[j*21 +: 21]) > 0) || ((ea_i[j*21 +: 21] == '0) && ($signed(eb_i[j*21 +: 21]) > 0));
+    end
+  end
+  assign tl = tl_q;
+
+  // Edge offsets with the -1 folded in, edge j, offset o at [(o*3+j)*48 +: 48]: o = 0, 1, 2 the
+  // quad's pixels 1, 2, 3 (16 A, 16 B, 16 (A + B)), o = 3, 4, 5 the block's corners 1, 2, 3
+  // (128 A, 128 B, 128 (A + B)); each is offset + ~0 + tl, one carry-save layer and a prim_add.
+  localparam int unsigned NOFS = 6;
+  logic [NOFS*3*48-1:0] eofs_d, eofs_q;
+  logic [NOFS*3-1:0]    unused_eofs_co;
+  for (genvar o = 0; o < NOFS; o++) begin : g_eofs
+    for (genvar j = 0; j < 3; j++) begin : g_edge
+      localparam int unsigned Sh = (o < 3) ? 4 : 7;
+      logic [47:0] ax, by, ones;
+      logic [95:0] cs;
+      assign ax = ((o % 3) != 1) ? (48'($signed(ea_i[j*21 +: 21])) << Sh) : 48'd0;
+      assign by = ((o % 3) != 0) ? (48'($signed(eb_i[j*21 +: 21])) << Sh) : 48'd0;
+      assign ones = '1;
+      assign cs = csa48(ax, by, ones);
+      prim_add #(.WIDTH(48)) u_add (.a_i(cs[47:0]), .b_i(cs[95:48]), .ci_i(tl_d[j]),
+                                    .sum_o(eofs_d[(o*3+j)*48 +: 48]), .co_o(unused_eofs_co[o*3+j]));
     end
   end
 
-  logic [2:0] tl;
-  always_comb begin
-    for (int j = 0; j < 3; j++) begin
-      tl[j] = ($signed(gxf[j*48 +: 48]) > 0) ||
-              ((gxf[j*48 +: 48] == '0) && ($signed(gyf[j*48 +: 48]) > 0));
-    end
+  // attribute offsets of the quad's pixel 3, 16 (gx + gy), and z's 128 (gx + gy)
+  logic [7*48-1:0] aofs3_d, aofs3_q;
+  logic [47:0]     z8xy_d, z8xy_q;
+  logic [7:0]      unused_aofs_co;
+  for (genvar k = 0; k < 7; k++) begin : g_aofs
+    prim_add #(.WIDTH(48)) u_add (.a_i({pgx_i[k*48 +: 44], 4'd0}), .b_i({pgy_i[k*48 +: 44], 4'd0}), .ci_i(1'b0),
+                                  .sum_o(aofs3_d[k*48 +: 48]), .co_o(unused_aofs_co[k]));
   end
+  prim_add #(.WIDTH(48)) u_z8xy (.a_i({pgx_i[0 +: 41], 7'd0}), .b_i({pgy_i[0 +: 41], 7'd0}), .ci_i(1'b0),
+                                 .sum_o(z8xy_d), .co_o(unused_aofs_co[7]));
 
   // ---- block test (G_BLK) ---------------------------------------------------------------------
   // Corners k = 0..3 at (bx + 8*(k%2), by + 8*(k/2)): borg plus 128 gx and/or 128 gy (8 pixels
@@ -134,27 +172,31 @@ module raster_gras (
     add_ovf = (a == b) && (s != a);
   endfunction
 
-  always_comb begin
-    for (int k = 0; k < 4; k++) begin
-      for (int j = 0; j < 3; j++) begin
-        // two operands per corner: the far corner's offset is registered per primitive
-        ecorner[(k*3+j)*48 +: 48] = borg_q[j*48 +: 48]
-                               + ((k == 3) ? g8xy_q[j*48 +: 48] :
-                                  (k == 1) ? {gxf[j*48 +: 41], 7'd0} :
-                                  (k == 2) ? {gyf[j*48 +: 41], 7'd0} : 48'd0);
-      end
+  // ecorner: edge j at corner k minus 1 plus tl_j (its sign is the outside test)
+  logic [14:0] unused_corner_co;
+  for (genvar k = 0; k < 4; k++) begin : g_corner
+    for (genvar j = 0; j < 3; j++) begin : g_edge
+      prim_add #(.WIDTH(48)) u_add (.a_i(borg_q[j*48 +: 48]),
+                                    .b_i((k == 0) ? 48'hFFFF_FFFF_FFFF : eofs_q[((k+2)*3+j)*48 +: 48]),
+                                    .ci_i((k == 0) ? tl[j] : 1'b0),
+                                    .sum_o(ecorner[(k*3+j)*48 +: 48]), .co_o(unused_corner_co[k*3+j]));
     end
-    zc[0*48 +: 48] = borg_q[3*48 +: 48];
-    zc[1*48 +: 48] = zc[0*48 +: 48] + z8x;
-    zc[2*48 +: 48] = zc[0*48 +: 48] + z8y;
-    zc[3*48 +: 48] = zc[1*48 +: 48] + z8y;
+  end
+  assign zc[0*48 +: 48] = borg_q[3*48 +: 48];
+  prim_add #(.WIDTH(48)) u_zc1 (.a_i(borg_q[3*48 +: 48]), .b_i(z8x), .ci_i(1'b0), .sum_o(zc[1*48 +: 48]),
+                                .co_o(unused_corner_co[12]));
+  prim_add #(.WIDTH(48)) u_zc2 (.a_i(borg_q[3*48 +: 48]), .b_i(z8y), .ci_i(1'b0), .sum_o(zc[2*48 +: 48]),
+                                .co_o(unused_corner_co[13]));
+  prim_add #(.WIDTH(48)) u_zc3 (.a_i(borg_q[3*48 +: 48]), .b_i(z8xy_q), .ci_i(1'b0), .sum_o(zc[3*48 +: 48]),
+                                .co_o(unused_corner_co[14]));
+  always_comb begin
     zc_ovf[0] = 1'b0;
     zc_ovf[1] = add_ovf(zc[0*48+47], z8x[47], zc[1*48+47]);
     zc_ovf[2] = add_ovf(zc[0*48+47], z8y[47], zc[2*48+47]);
     zc_ovf[3] = zc_ovf[1] || add_ovf(zc[1*48+47], z8y[47], zc[3*48+47]);
   end
 
-  // per edge: inside at corner k; the block is outside edge j when no corner is inside
+  // per edge: inside at corner k (E - 1 + tl >= 0); the block is outside edge j when no corner is inside
   logic [2:0] eout, eout_stop;
   logic       eall, blk_reject, row_reject;
   always_comb begin
@@ -162,7 +204,7 @@ module raster_gras (
     for (int j = 0; j < 3; j++) begin
       eout[j] = 1'b1;
       for (int k = 0; k < 4; k++) begin
-        if (($signed(ecorner[(k*3+j)*48 +: 48]) > 0) || ((ecorner[(k*3+j)*48 +: 48] == '0) && tl[j])) begin
+        if (!ecorner[(k*3+j)*48 + 47]) begin
           eout[j] = 1'b0;
         end else begin
           eall = 1'b0;
@@ -180,16 +222,34 @@ module raster_gras (
     zclamp = v[27] ? 24'd0 : ((v[24 +: 3] != 3'd0) ? 24'hFF_FFFF : v[0 +: 24]);
   endfunction
 
-  logic [23:0] zmin, zmax, zk;
+  // z is linear over the block when zok: its smallest corner is the one the negative gradients
+  // point to (corner k = x + 2 y), its largest the opposite one, and clamping keeps the order.
+  // When !zok the LRZ ignores both (raster_lrz: reject and update need zok).
+  logic [1:0]  kzmin;
+  logic [23:0] zmin, zmax;
+  assign kzmin = {z8y[47], z8x[47]};
   always_comb begin
-    zmin = zclamp(zc[0*48+20 +: 28]);
-    zmax = zmin;
-    for (int k = 1; k < 4; k++) begin
-      zk = zclamp(zc[k*48+20 +: 28]);
-      if (zk < zmin) zmin = zk;
-      if (zk > zmax) zmax = zk;
+    zmin = '0;
+    zmax = '0;
+    for (int k = 0; k < 4; k++) begin
+      if (kzmin == 2'(k)) zmin = zclamp(zc[k*48+20 +: 28]);
+      if (kzmin == 2'(3 - k)) zmax = zclamp(zc[k*48+20 +: 28]);
     end
   end
+`ifndef SYNTHESIS
+  // the four corners' minimum and maximum, as the LRZ defines its bounds
+  logic [23:0] zmin_all, zmax_all, zk;
+  always_comb begin
+    zmin_all = zclamp(zc[0*48+20 +: 28]);
+    zmax_all = zmin_all;
+    for (int k = 1; k < 4; k++) begin
+      zk = zclamp(zc[k*48+20 +: 28]);
+      if (zk < zmin_all) zmin_all = zk;
+      if (zk > zmax_all) zmax_all = zk;
+    end
+  end
+  `ASSERT(ZBoundsAreCornerMinMax_A, lrz_req_o && lrz_zok_o |-> zmin == zmin_all && zmax == zmax_all)
+`endif
 
 
   // ---- the walker's block: entry position, last quad, quads inside the rectangle -----------
@@ -221,34 +281,48 @@ module raster_gras (
 
 
   // ---- quads (the quad stage) -----------------------------------------------------------------
-  // plane values at the quad's four pixel centres (pixel i = 2*dy + dx) at
-  // pval[(i*NP+j)*48 +: 48]
+  // attribute values at the quad's four pixel centres (pixel i = 2*dy + dx) at
+  // pval[(i*NP+j)*48 +: 48] (j >= 3); for the edges (j < 3) pval holds E - 1 + tl, whose sign
+  // bit is the outside test
   logic [4*NP*48-1:0] pval;
+  logic [4*NP-1:0]    unused_pval_co;
+  for (genvar i = 0; i < 4; i++) begin : g_pix
+    for (genvar j = 0; j < NP; j++) begin : g_plane
+      if (j < 3) begin : g_edge
+        prim_add #(.WIDTH(48)) u_add (.a_i(cur_q[j*48 +: 48]),
+                                      .b_i((i == 0) ? 48'hFFFF_FFFF_FFFF : eofs_q[((i-1)*3+j)*48 +: 48]),
+                                      .ci_i((i == 0) ? tl[j] : 1'b0),
+                                      .sum_o(pval[(i*NP+j)*48 +: 48]), .co_o(unused_pval_co[i*NP+j]));
+      end else if (i == 0) begin : g_attr0
+        assign pval[(i*NP+j)*48 +: 48] = cur_q[j*48 +: 48];
+        assign unused_pval_co[i*NP+j] = 1'b0;
+      end else begin : g_attr
+        prim_add #(.WIDTH(48)) u_add (.a_i(cur_q[j*48 +: 48]),
+                                      .b_i((i == 1) ? {gxf[j*48 +: 44], 4'd0} :
+                                           (i == 2) ? {gyf[j*48 +: 44], 4'd0} : aofs3_q[(j-3)*48 +: 48]),
+                                      .ci_i(1'b0),
+                                      .sum_o(pval[(i*NP+j)*48 +: 48]), .co_o(unused_pval_co[i*NP+j]));
+      end
+    end
+  end
   logic [3:0]         cov;
   logic [95:0]        zq;
   logic [127:0]       cq, uvq;
   logic [7*28-1:0]    iv;
   logic [10:0]        px, py;
   logic               inr, ins;
-  logic signed [47:0] pv;
   logic [2:0]         anyin;     // some pixel of the quad is inside edge j
   always_comb begin
     anyin = '0;
-    cov = '0;  zq = '0;  cq = '0;  uvq = '0;  iv = '0;  pv = '0;
+    cov = '0;  zq = '0;  cq = '0;  uvq = '0;  iv = '0;
     px = '0;  py = '0;  inr = 1'b0;  ins = 1'b0;
     for (int i = 0; i < 4; i++) begin
-      for (int j = 0; j < NP; j++) begin
-        pval[(i*NP+j)*48 +: 48] = cur_q[j*48 +: 48]
-                   + ((i % 2 == 1) ? {gxf[j*48 +: 44], 4'd0} : 48'd0)
-                   + ((i / 2 == 1) ? {gyf[j*48 +: 44], 4'd0} : 48'd0);
-      end
       px  = qx_q + 11'(i % 2);
       py  = qy_q + 11'(i / 2);
       inr = (px >= x0_q) && (px <= x1_q) && (py >= y0_q) && (py <= y1_q);
       ins = 1'b1;
       for (int j = 0; j < 3; j++) begin
-        pv = $signed(pval[(i*NP+j)*48 +: 48]);
-        if (!((pv > 0) || ((pv == '0) && tl[j]))) ins = 1'b0;
+        if (pval[(i*NP+j)*48 + 47]) ins = 1'b0;
         else anyin[j] = 1'b1;
       end
       cov[i] = inr && ins;
@@ -287,13 +361,30 @@ module raster_gras (
   assign adv     = (qs_q == Q_RUN) && ((cov == '0) || quad_ready_i);
   assign blk_end = adv && last_qx && last_qy;
 
-  logic [NP*48-1:0] skip4, skip2, cur0;
-  always_comb begin
-    for (int j = 0; j < NP; j++) begin
-      skip4[j*48 +: 48] = (oqx[1] ? {gxf[j*48 +: 42], 6'd0} : 48'd0) + (oqy[1] ? {gyf[j*48 +: 42], 6'd0} : 48'd0);
-      skip2[j*48 +: 48] = (oqx[0] ? {gxf[j*48 +: 43], 5'd0} : 48'd0) + (oqy[0] ? {gyf[j*48 +: 43], 5'd0} : 48'd0);
-      cur0[j*48 +: 48]  = ent_q[j*48 +: 48] + skip2[j*48 +: 48];   // W_LRZ, W_HOLD: the first quad
-    end
+  // The plane steps, each a prim_add per plane: the entry (borg plus the first block's 4-pixel
+  // skips) and the first quad (ent plus its 2-pixel skips), three operands through a carry-save
+  // layer; the next block (borg + 128 gx), block row (brow + 128 gy), quad (cur + 32 gx) and
+  // quad row (row + 32 gy).
+  logic [NP*48-1:0] ent_v, cur0, borg_x, brow_y, cur_x, row_y;
+  logic [6*NP-1:0]  unused_step_co;
+  for (genvar j = 0; j < NP; j++) begin : g_step
+    logic [95:0] cs_ent, cs_cur0;
+    assign cs_ent  = csa48(borg_q[j*48 +: 48], oqx[1] ? {gxf[j*48 +: 42], 6'd0} : 48'd0,
+                           oqy[1] ? {gyf[j*48 +: 42], 6'd0} : 48'd0);
+    assign cs_cur0 = csa48(ent_q[j*48 +: 48], oqx[0] ? {gxf[j*48 +: 43], 5'd0} : 48'd0,
+                           oqy[0] ? {gyf[j*48 +: 43], 5'd0} : 48'd0);
+    prim_add #(.WIDTH(48)) u_ent (.a_i(cs_ent[47:0]), .b_i(cs_ent[95:48]), .ci_i(1'b0),
+                                  .sum_o(ent_v[j*48 +: 48]), .co_o(unused_step_co[j*6+0]));
+    prim_add #(.WIDTH(48)) u_cur0 (.a_i(cs_cur0[47:0]), .b_i(cs_cur0[95:48]), .ci_i(1'b0),
+                                   .sum_o(cur0[j*48 +: 48]), .co_o(unused_step_co[j*6+1]));
+    prim_add #(.WIDTH(48)) u_borg (.a_i(borg_q[j*48 +: 48]), .b_i({gxf[j*48 +: 41], 7'd0}), .ci_i(1'b0),
+                                   .sum_o(borg_x[j*48 +: 48]), .co_o(unused_step_co[j*6+2]));
+    prim_add #(.WIDTH(48)) u_brow (.a_i(brow_q[j*48 +: 48]), .b_i({gyf[j*48 +: 41], 7'd0}), .ci_i(1'b0),
+                                   .sum_o(brow_y[j*48 +: 48]), .co_o(unused_step_co[j*6+3]));
+    prim_add #(.WIDTH(48)) u_cur (.a_i(cur_q[j*48 +: 48]), .b_i({gxf[j*48 +: 43], 5'd0}), .ci_i(1'b0),
+                                  .sum_o(cur_x[j*48 +: 48]), .co_o(unused_step_co[j*6+4]));
+    prim_add #(.WIDTH(48)) u_row (.a_i(row_q[j*48 +: 48]), .b_i({gyf[j*48 +: 43], 5'd0}), .ci_i(1'b0),
+                                  .sum_o(row_y[j*48 +: 48]), .co_o(unused_step_co[j*6+5]));
   end
 
   logic push, q_take, next_blk, next_row;
@@ -315,7 +406,7 @@ module raster_gras (
       W_BLK: begin
         // the planes at the block's entry (the first quad column / row where the rectangle
         // starts inside the block), whatever the test says: the test does not steer the adders
-        for (int j = 0; j < NP; j++) ent_d[j*48 +: 48] = borg_q[j*48 +: 48] + skip4[j*48 +: 48];
+        ent_d = ent_v;
         if (lrz_hold_i) begin
           ws_d = W_BLK;
         end else if (blk_reject) begin
@@ -346,17 +437,15 @@ module raster_gras (
     if (next_blk && !last_bx) begin
       bx_d = bx_q + 11'd8;
       first_bx_d = 1'b0;
-      for (int j = 0; j < NP; j++) borg_d[j*48 +: 48] = borg_q[j*48 +: 48] + {gxf[j*48 +: 41], 7'd0};
+      borg_d = borg_x;
       ws_d = W_BLK;
     end else if ((next_blk || next_row) && !last_by) begin
       bx_d = bxs;
       by_d = by_q + 11'd8;
       first_bx_d = 1'b1;
       first_by_d = 1'b0;
-      for (int j = 0; j < NP; j++) begin
-        brow_d[j*48 +: 48] = brow_q[j*48 +: 48] + {gyf[j*48 +: 41], 7'd0};
-        borg_d[j*48 +: 48] = brow_d[j*48 +: 48];
-      end
+      brow_d = brow_y;
+      borg_d = brow_y;
       ws_d = W_BLK;
     end else if (next_blk || next_row) begin
       ws_d = W_IDLE;
@@ -367,14 +456,12 @@ module raster_gras (
     if (adv) begin
       if (!last_qx) begin
         qx_d = qx_q + 11'd2;
-        for (int j = 0; j < NP; j++) cur_d[j*48 +: 48] = cur_q[j*48 +: 48] + {gxf[j*48 +: 43], 5'd0};
+        cur_d = cur_x;
       end else if (!last_qy) begin
         qx_d = qxs_q;
         qy_d = qy_q + 11'd2;
-        for (int j = 0; j < NP; j++) begin
-          row_d[j*48 +: 48] = row_q[j*48 +: 48] + {gyf[j*48 +: 43], 5'd0};
-          cur_d[j*48 +: 48] = row_d[j*48 +: 48];
-        end
+        row_d = row_y;
+        cur_d = row_y;
       end
     end
     // the next block: from the buffer, or straight from the walker's push
@@ -438,7 +525,10 @@ module raster_gras (
       ent_q <= '0;
       first_bx_q <= 1'b0;
       first_by_q <= 1'b0;
-      g8xy_q <= '0;
+      tl_q <= '0;
+      eofs_q <= '0;
+      aofs3_q <= '0;
+      z8xy_q <= '0;
       cur_q <= '0;
       row_q <= '0;
       qxs_q <= '0;
@@ -474,7 +564,6 @@ module raster_gras (
       ent_q <= ent_d;
       first_bx_q <= first_bx_d;
       first_by_q <= first_by_d;
-      g8xy_q <= g8xy_d;
       cur_q <= cur_d;
       row_q <= row_d;
       qxs_q <= qxs_d;
@@ -497,6 +586,10 @@ module raster_gras (
         pgy_q <= pgy_i;
         ea_q <= ea_i;
         eb_q <= eb_i;
+        tl_q <= tl_d;
+        eofs_q <= eofs_d;
+        aofs3_q <= aofs3_d;
+        z8xy_q <= z8xy_d;
       end
     end
   end
@@ -522,7 +615,13 @@ module raster_gras (
   assign lrz_nquads_o = 5'(nqx * nqy);
 
   logic unused_g;
-  assign unused_g = ^{lqx[10:6], lqy[10:6], iv[5*28+16 +: 12], iv[6*28+16 +: 12], gxf[47:43], gyf[47:43],
+  assign unused_g = ^{unused_eofs_co, unused_aofs_co, unused_corner_co, unused_pval_co, unused_step_co,
+                      pval[0 +: 47], pval[48 +: 47], pval[96 +: 47], pval[NP*48 +: 47], pval[NP*48+48 +: 47],
+                      pval[NP*48+96 +: 47], pval[2*NP*48 +: 47], pval[2*NP*48+48 +: 47], pval[2*NP*48+96 +: 47],
+                      pval[3*NP*48 +: 47], pval[3*NP*48+48 +: 47], pval[3*NP*48+96 +: 47],
+                      ecorner[0 +: 47], ecorner[48 +: 47], ecorner[96 +: 47], ecorner[144 +: 47], ecorner[192 +: 47],
+                      ecorner[240 +: 47], ecorner[288 +: 47], ecorner[336 +: 47], ecorner[384 +: 47],
+                      ecorner[432 +: 47], ecorner[480 +: 47], ecorner[528 +: 47], lqx[10:6], lqy[10:6], iv[5*28+16 +: 12], iv[6*28+16 +: 12], gxf, gyf,
                       zc[0*48 +: 20], zc[1*48 +: 20], zc[2*48 +: 20], zc[3*48 +: 20]};
 
   // ---- assertions -------------------------------------------------------------------------------
@@ -543,6 +642,14 @@ module raster_gras (
   // a block waits in the buffer only while the quad stage works on another
   `ASSERT(BufferBehindQuads_A, nb_v_q |-> qs_q == Q_RUN)
   `ASSERT(PushIntoRoom_A, push |-> !nb_v_q)
+  // The inside test E - 1 + tl >= 0 equals E > 0 || (E == 0 && tl) unless E - 1 wraps: edge
+  // values at the quads and block corners stay within 2^46.
+  `ASSERT(EdgeInRange_A, qs_q == Q_RUN |-> ($signed(cur_q[0 +: 48]) < 48'sh4000_0000_0000) &&
+                                          ($signed(cur_q[0 +: 48]) > -48'sh4000_0000_0000) &&
+                                          ($signed(cur_q[48 +: 48]) < 48'sh4000_0000_0000) &&
+                                          ($signed(cur_q[48 +: 48]) > -48'sh4000_0000_0000) &&
+                                          ($signed(cur_q[96 +: 48]) < 48'sh4000_0000_0000) &&
+                                          ($signed(cur_q[96 +: 48]) > -48'sh4000_0000_0000))
 `ifndef SYNTHESIS
   // An edge-rejected block has no covered pixel: its quads, walked here, would all be empty.
   // Checked by the reference model's exhaustive walk in the bench; here: a full block
