@@ -86,7 +86,9 @@ module raster_tse (
   logic [3*21-1:0]    ea_q, ea_d, eb_q, eb_d;   // A_j, B_j of edge j (after the swap)
   logic [3*21-1:0]    na_q, na_d, nb_q, nb_d;   // -A_j, -B_j (before the swap; S_D1 reads them)
   logic [3*21-1:0]    ovx_q, ovx_d, ovy_q, ovy_d; // cx - x_i, cy - y_i of vertex i
-  logic [7*25-1:0]    ad1_q, ad1_d, ad2_q, ad2_d; // d1 = a1 - a0, d2 = a2 - a0 per attribute
+  // d1 = a1 - a0, d2 = a2 - a0 per attribute, each in its width (z 25 bits, colors 9, u, v 17)
+  localparam int unsigned ADW = 25 + 4 * 9 + 2 * 17;
+  logic [ADW-1:0]     ad1_q, ad1_d, ad2_q, ad2_d;
 
   // ---- vertex fields ------------------------------------------------------------------------
   // v_q = {v0, v1, v2}, each a screen vertex (spec/layouts.yaml svtx, tessera_spec_pkg::
@@ -134,10 +136,35 @@ module raster_tse (
   assign cx = $signed({6'd0, ox_q, 4'd8});
   assign cy = $signed({6'd0, oy_q, 4'd8});
 
+  // the differences of attribute a between vertex i and v0, in the packed widths of ad1_q
+  function automatic logic [ADW-1:0] ad_pack(input logic [383:0] v, input logic [1:0] i);
+    // a color's difference has 9 significant bits, a u or v one 17
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [7*25-1:0] d;
+    /* verilator lint_on UNUSEDSIGNAL */
+    for (int a = 0; a < 7; a++) begin
+      d[a*25 +: 25] = {1'b0, attr_of(v, i, 3'(a))} - {1'b0, attr_of(v, 2'd0, 3'(a))};
+    end
+    ad_pack = {d[6*25 +: 17], d[5*25 +: 17], d[4*25 +: 9], d[3*25 +: 9], d[2*25 +: 9], d[1*25 +: 9],
+               d[0 +: 25]};
+  endfunction
+  // attribute a's difference from a packed vector, sign-extended to 25 bits
+  function automatic logic [24:0] ad_get(input logic [ADW-1:0] p, input logic [2:0] a);
+    unique case (a)
+      3'd0:    ad_get = p[24:0];
+      3'd1:    ad_get = 25'($signed(p[25 +: 9]));
+      3'd2:    ad_get = 25'($signed(p[34 +: 9]));
+      3'd3:    ad_get = 25'($signed(p[43 +: 9]));
+      3'd4:    ad_get = 25'($signed(p[52 +: 9]));
+      3'd5:    ad_get = 25'($signed(p[61 +: 17]));
+      default: ad_get = 25'($signed(p[78 +: 17]));
+    endcase
+  endfunction
+
   // S_D0's differences, from v_q as loaded. Edge j is opposite vertex j: A = -(dy), B = dx of
   // the directed edge, anchored at its start (v1, v2, v0).
   logic [3*21-1:0] ea_v, eb_v, na_v, nb_v, ovx_v, ovy_v;
-  logic [7*25-1:0] ad1_v, ad2_v;
+  logic [ADW-1:0] ad1_v, ad2_v;
   always_comb begin
     ea_v = {21'(vy0 - vy1), 21'(vy2 - vy0), 21'(vy1 - vy2)};
     eb_v = {21'(vx1 - vx0), 21'(vx0 - vx2), 21'(vx2 - vx1)};
@@ -145,10 +172,8 @@ module raster_tse (
     nb_v = {21'(vx0 - vx1), 21'(vx2 - vx0), 21'(vx1 - vx2)};
     ovx_v = {21'(cx - vx2), 21'(cx - vx1), 21'(cx - vx0)};
     ovy_v = {21'(cy - vy2), 21'(cy - vy1), 21'(cy - vy0)};
-    for (int i = 0; i < 7; i++) begin
-      ad1_v[i*25 +: 25] = {1'b0, attr_of(v_q, 2'd1, 3'(i))} - {1'b0, attr_of(v_q, 2'd0, 3'(i))};
-      ad2_v[i*25 +: 25] = {1'b0, attr_of(v_q, 2'd2, 3'(i))} - {1'b0, attr_of(v_q, 2'd0, 3'(i))};
-    end
+    ad1_v = ad_pack(v_q, 2'd1);
+    ad2_v = ad_pack(v_q, 2'd2);
   end
 
   // ---- the step schedule -------------------------------------------------------------------
@@ -447,15 +472,15 @@ module raster_tse (
     logic [47:0] gxi, gyi;
     logic [20:0] eaj, ebj, oxj, oyj;
     logic [24:0] d1i, d2i;
-    gxi = '0;  gyi = '0;  d1i = '0;  d2i = '0;
+    gxi = '0;  gyi = '0;
     for (int i = 0; i < 7; i++) begin
       if (nxt_idx == 3'(i)) begin
         gxi = pgx_q[i*48 +: 48];
         gyi = pgy_q[i*48 +: 48];
-        d1i = ad1_q[i*25 +: 25];
-        d2i = ad2_q[i*25 +: 25];
       end
     end
+    d1i = ad_get(ad1_q, nxt_idx);
+    d2i = ad_get(ad2_q, nxt_idx);
     // edge j: its coefficients and the origin's offset from its anchor (v1, v2, v0)
     unique case (nxt_idx[1:0])
       2'd0:    begin eaj = ea_q[0 +: 21];  ebj = eb_q[0 +: 21];  oxj = ovx_q[21 +: 21];  oyj = ovy_q[21 +: 21]; end
