@@ -7,18 +7,26 @@
 // implementation of it with two 48x26 signed multipliers (operands registered), scheduled
 // around the one long step, the reciprocal's restoring division (docs/raster.md "TSE
 // schedule", issue 16 item 5):
-//   S_D0    the 2 products of D (registered, as every step's products: summed next cycle)
-//   S_D1    D; orientation (swap v1, v2 when D < 0), |D|
+//   S_D0    the 2 products of D (registered in carry-save form, as every step's products:
+//           resolved by the adder that sums them the cycle after); the vertex differences
+//           (edge coefficients and their negations, the origin's offsets, d1/d2 per attribute)
+//           are registered from v_q
+//   S_D1    D and -D side by side; orientation: when D < 0 the differences are permuted as
+//           swapping v1, v2 would change them; |D|
 //   S_NORM  D == 0 ends a degenerate triangle (3 cycles); n = bitlen(D)
-//   S_DIV   R = floor(2^(n+23) / D), two bits per cycle (radix 4, 13 cycles). Meanwhile, on
-//           the multipliers, everything that does not need R: the three edge functions at the
-//           walk origin (1 cycle each) and Gx, Gy of each attribute (1 cycle each, parked in
-//           the pgx/pgy output registers): 17 cycles textured, 13 untextured. S_DIV lasts
-//           until both are done
+//   S_DIV   R = floor(2^(n+23) / D), two bits per cycle (radix 4, compares against dn, 2dn
+//           and a registered 3dn side by side; 13 cycles). Meanwhile, on the multipliers,
+//           everything that does not need R: the three edge functions at the walk origin
+//           (1 cycle each) and Gx, Gy of each attribute (1 cycle each, parked in the pgx/pgy
+//           output registers): 17 cycles textured, 13 untextured. S_DIV lasts until both
+//           are done
 //   S_GAP   the operands of the first R product take the last bit of R
-//   S_C     per attribute gx = (Gx R) >> (n+3), gy (1 cycle) and its value at the origin
-//           from gx, gy (1 cycle), interleaved so that no product waits for the one before
+//   S_C     per attribute gx = (Gx R) >> (n+3), gy (C0: resolved the cycle after the
+//           products, shifted the cycle after that) and its value at the origin from gx, gy
+//           (C1, 1 cycle), interleaved so that no C1 waits for its C0 (4 steps apart)
 //   S_FIN   the last sum
+// Every path is at most 10 LUT6 levels (it was 23: the multipliers' ripple-carry final add,
+// the operand select's vertex subtractions, the 48-bit sums): docs/raster.md "TSE depth".
 // 36 cycles per setup, 28 for an untextured primitive (uv_en_i = 0: u and v, which the FS
 // does not read then, are not set up and read as 0). It was 44 and 40 with one quotient bit
 // per cycle, 90 and 74 on one multiplier.
