@@ -231,12 +231,13 @@ module raster_tse (
                                              input logic [47:0] e);
     logic [30*PW-1:0] t, u;
     logic [PW-1:0]    x, y, z;
+    logic [47:0]      row;
     t = '0;
+    // row j: a & b[j] at weight 2^j, the sign bit's product inverted (the last row: every bit
+    // but the sign's); whole-row operations, so the simulator does word operations
     for (int j = 0; j < 26; j++) begin
-      for (int i = 0; i < 47; i++) begin
-        t[j*PW + i + j] = (j < 25) ? (a[i] & b[j]) : !(a[i] & b[j]);
-      end
-      t[j*PW + 47 + j] = (j < 25) ? !(a[47] & b[j]) : (a[47] & b[j]);
+      row = (a & {48{b[j]}}) ^ ((j < 25) ? 48'h8000_0000_0000 : 48'h7FFF_FFFF_FFFF);
+      t[j*PW +: PW] = PW'(row) << j;
     end
     t[26*PW + 73] = 1'b1;
     t[26*PW + 47] = 1'b1;
