@@ -221,42 +221,8 @@ module raster_tse (
   endfunction
 
   // ---- the two multipliers ------------------------------------------------------------------
-  // a * b + e modulo 2^74 in carry-save form, {s, c} with s + c = a * b + e: Baugh-Wooley
-  // partial products (26 rows; the signs' corrections are the constant row 2^73 + 2^47 + 2^25),
-  // the addend e as one more row, and a 3:2 compressor tree (28 -> 19 -> 13 -> 9 -> 6 -> 4 -> 3
-  // -> 2 rows, 6 LUT levels). Why: Yosys 0.23 maps `*` with a ripple-carry final add, 23 LUT
-  // levels for 48 x 26; the carry-save product is resolved by the consumer's adder (a
-  // prim_add it needs anyway), the cycle after.
-  function automatic logic [2*PW-1:0] mul_cs(input logic [47:0] a, input logic [25:0] b,
-                                             input logic [47:0] e);
-    logic [30*PW-1:0] t, u;
-    logic [PW-1:0]    x, y, z;
-    logic [47:0]      row;
-    t = '0;
-    // row j: a & b[j] at weight 2^j, the sign bit's product inverted (the last row: every bit
-    // but the sign's); whole-row operations, so the simulator does word operations
-    for (int j = 0; j < 26; j++) begin
-      row = (a & {48{b[j]}}) ^ ((j < 25) ? 48'h8000_0000_0000 : 48'h7FFF_FFFF_FFFF);
-      t[j*PW +: PW] = PW'(row) << j;
-    end
-    t[26*PW + 73] = 1'b1;
-    t[26*PW + 47] = 1'b1;
-    t[26*PW + 25] = 1'b1;
-    t[27*PW +: PW] = PW'(e);
-    for (int l = 0; l < 7; l++) begin
-      u = '0;
-      for (int g = 0; g < 10; g++) begin
-        x = t[(3*g) * PW +: PW];
-        y = t[(3*g + 1) * PW +: PW];
-        z = t[(3*g + 2) * PW +: PW];
-        u[(2*g) * PW +: PW]     = x ^ y ^ z;
-        u[(2*g + 1) * PW +: PW] = {(x[PW-2:0] & y[PW-2:0]) | (x[PW-2:0] & z[PW-2:0]) |
-                                   (y[PW-2:0] & z[PW-2:0]), 1'b0};
-      end
-      t = u;
-    end
-    mul_cs = t[0 +: 2*PW];
-  endfunction
+  // raster_tse_mul: a * b + e modulo 2^74 in carry-save form (Baugh-Wooley rows, a 3:2 tree,
+  // 6 LUT levels), resolved by the consumer's adder the cycle after.
 
   // ---- control --------------------------------------------------------------------------------
   logic [6:0] cur_step;        // {kind, idx, 0} of this cycle
@@ -281,8 +247,8 @@ module raster_tse (
   logic [47:0]        mc0_q;       // K_C1: the plane's constant part, added into product 0
   logic [PW-1:0]      ps0_q, pc0_q, ps1_q, pc1_q;
   logic [PW-1:0]      ps0, pc0, ps1, pc1;
-  assign {ps0, pc0} = mul_cs(ma0_q, mb0_q, mc0_q);
-  assign {ps1, pc1} = mul_cs(ma1_q, mb1_q, 48'd0);
+  raster_tse_mul u_mul0 (.a_i(ma0_q), .b_i(mb0_q), .e_i(mc0_q), .s_o(ps0), .c_o(pc0));
+  raster_tse_mul u_mul1 (.a_i(ma1_q), .b_i(mb1_q), .e_i(48'd0), .s_o(ps1), .c_o(pc1));
 
   // The sum of a step's two products (low 48 bits), or for K_D their difference D: a 4:2
   // compressor and a prefix adder. -x = ~x + 1, so p0 - p1 = s0 + c0 + ~s1 + ~c1 + 2: the 2 is
