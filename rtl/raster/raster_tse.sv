@@ -648,10 +648,12 @@ module raster_tse (
     d2 = $signed({1'b0, a2}) - $signed({1'b0, a0});
     gxi = '0;
     gyi = '0;
-    for (int i = 0; i < 7; i++) begin
-      if (idx == 3'(i)) begin
-        gxi = $signed(gxs[i*48 +: 48]);
-        gyi = $signed(gys[i*48 +: 48]);
+    // (loop variable named apart: Verilator 5.006 reports it hiding a loop variable of the
+    // binner, raster_tse's parent, in the GPU models, VARHIDDEN)
+    for (int ai = 0; ai < 7; ai++) begin
+      if (idx == 3'(ai)) begin
+        gxi = $signed(gxs[ai*48 +: 48]);
+        gyi = $signed(gys[ai*48 +: 48]);
       end
     end
     ma0 = '0;  mb0 = '0;  ma1 = '0;  mb1 = '0;
