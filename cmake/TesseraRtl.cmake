@@ -9,7 +9,8 @@
 #     [PARAMS NAME=VALUE ...]      top-level parameter overrides (-G / chparam)
 #     [VLT <waiver files...>]      per-block Verilator waivers (.vlt), narrow and explained
 #     [BUILD_ARGS <args...>]       extra Verilator arguments for the C++ model only (tool-bug
-#                                  workarounds; say which bug in a comment at the call)
+#                                  workarounds, or +define+TESSERA_FAST_ARITH for prim_add as
+#                                  `+`; say why in a comment at the call)
 #     [SYNTH]                      also synthesize this configuration in `make synth`
 #     [SYNTH_FULL])                synthesize it only in `make regress` (target synth_full):
 #                                  for configurations whose Yosys run takes minutes

@@ -26,6 +26,14 @@ module prim_add #(
   output logic             co_o
 );
 
+`ifdef TESSERA_FAST_ARITH
+  // The large simulation models (the raster slice's and the GPU's, BUILD_ARGS in their
+  // CMakeLists) add with `+`: Verilator evaluates every adder on every clock edge, and the
+  // prefix below cost them half their speed. It is the same function:
+  // scripts/synth/prove-prim-add.sh proves the prefix equal to the sum for the widths the RTL
+  // uses and more (make test), and lint, synthesis and bench_prim_bitops see the prefix.
+  assign {co_o, sum_o} = {1'b0, a_i} + {1'b0, b_i} + {{WIDTH{1'b0}}, ci_i};
+`else
   localparam int unsigned N = WIDTH + 1;      // prefix positions: the carry in, then the bits
   // levels: the smallest L with 4^L >= N
   localparam int unsigned Levels = (N <= 4) ? 1 : (N <= 16) ? 2 : (N <= 64) ? 3 : (N <= 256) ? 4 : 5;
@@ -62,5 +70,7 @@ module prim_add #(
 
   assign sum_o = p0[N-1:1] ^ gc[N-2:0];
   assign co_o  = gc[N-1];
+
+`endif
 
 endmodule
