@@ -21,6 +21,19 @@ module raster_tse_mul (
 );
 
   localparam int unsigned PW = 74;   // product width
+
+`ifdef TESSERA_FAST_ARITH
+  // The large simulation models (the raster slice's and the GPU's, BUILD_ARGS in their
+  // CMakeLists) multiply with `*`: the tree below is about 600 word operations per product on
+  // every evaluation. Equal for the consumer: raster_tse uses the pair only through s_o + c_o
+  // (modulo 2^74 or its low 48 bits), so (a * b + e, 0) is the same pair for it.
+  // bench_tse_mul compares the tree (this module without the define) with a * b + e on
+  // corner and random operands.
+  logic signed [PW-1:0] prod;
+  assign prod = a_i * b_i;                  // both signed: sign-extended to 74 bits
+  assign s_o  = PW'(prod) + PW'(e_i);
+  assign c_o  = '0;
+`else
   // rows sit at a stride of whole 32-bit words, so the simulator moves them by words
   localparam int unsigned RS = 96;
 
@@ -54,5 +67,6 @@ module raster_tse_mul (
     s_o = t[RS +: PW];
     c_o = t[0 +: PW];
   end
+`endif
 
 endmodule
