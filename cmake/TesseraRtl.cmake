@@ -183,24 +183,23 @@ function(tessera_rtl_model NAME)
     return()
   endif()
   add_library(${NAME} STATIC EXCLUDE_FROM_ALL)
-  verilate(${NAME}
-    PREFIX V${NAME}
-    TRACE_FST
-    SOURCES ${_abs_vlt} ${_abs_sources}
-    VERILATOR_ARGS ${_common_args}
+  # verilate() and what needs its file list run at the end of this directory, after the
+  # directory's models have been verilated side by side (_tessera_verilate_directory below).
+  set(_vargs ${_common_args}
       --assert                       # RTL assertions are part of every run
       --x-assign unique --x-initial unique   # randReset(2) then seeds X from the run's seed
       -Wno-fatal                     # warnings are `make lint`'s business, not the build's
       -O3
-      ${M_BUILD_ARGS}
+      ${M_BUILD_ARGS})
     # Optimisation is set per translation unit by _tessera_unity_model below.
-    )
-  # The runtime comes from tessera_verilated_rt, not from a copy of its sources in every model.
-  get_target_property(_model_sources ${NAME} SOURCES)
-  list(FILTER _model_sources EXCLUDE REGEX "/include/verilated[a-z_]*\\.cpp$")
-  set_property(TARGET ${NAME} PROPERTY SOURCES ${_model_sources})
-  _tessera_unity_model(${NAME})
-  target_link_libraries(${NAME} PUBLIC tessera_verilated_rt ZLIB::ZLIB)
+  set_property(GLOBAL PROPERTY TESSERA_MODEL_${NAME}_VARGS "${_vargs}")
+  set(_all_sources ${_abs_vlt} ${_abs_sources})
+  set_property(GLOBAL PROPERTY TESSERA_MODEL_${NAME}_SOURCES "${_all_sources}")
+  get_property(_pending DIRECTORY PROPERTY TESSERA_PENDING_MODELS)
+  if(NOT _pending)
+    cmake_language(DEFER CALL _tessera_verilate_directory)
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY TESSERA_PENDING_MODELS ${NAME})
   # Generated code and Verilator's headers reach benches as system headers, so the
   # project's -Wall -Wextra -Werror applies to our code only.
   set_target_properties(${NAME} PROPERTIES SYSTEM TRUE)
@@ -272,4 +271,103 @@ function(tessera_rtl_model NAME)
       add_dependencies(synth synth_check_${NAME})
     endif()
   endif()
+endfunction()
+
+# --- Verilator at configure time, a directory's models side by side --------------------------
+# verilate() runs Verilator when CMake configures, to learn which files a model generates, and
+# one model after the other: 70 s of a fresh configure on one core, 43 s of it rtl/gpu's three
+# GPU models. tessera_rtl_model() therefore defers verilate() to the end of its directory, and
+# there the directory's out-of-date models are verilated in parallel (one job per core) with
+# exactly the command verilate() would run. verilate() then finds its arguments file and file
+# list current and does not run Verilator again. A model whose job failed, or whose predicted
+# command differs from verilate()'s, is simply verilated again by verilate() itself, which
+# reports any error the usual way: the prediction can cost time, never correctness.
+
+# The command verilate() (Verilator 5.006's verilator-config.cmake) builds for
+# verilate(NAME PREFIX VNAME TRACE_FST SOURCES ... VERILATOR_ARGS ...).
+function(_tessera_verilate_command NAME OUT_VAR)
+  get_property(_vargs GLOBAL PROPERTY TESSERA_MODEL_${NAME}_VARGS)
+  get_property(_srcs GLOBAL PROPERTY TESSERA_MODEL_${NAME}_SOURCES)
+  string(TOLOWER ${CMAKE_CXX_COMPILER_ID} _compiler)
+  if(_compiler STREQUAL "appleclang")
+    set(_compiler clang)
+  elseif(NOT _compiler MATCHES "^msvc$|^clang$")
+    set(_compiler gcc)
+  endif()
+  set(_vdir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${NAME}.dir/V${NAME}.dir)
+  set(${OUT_VAR} "${VERILATOR_BIN}" --compiler ${_compiler} --prefix V${NAME} --Mdir ${_vdir}
+    --make cmake --trace-fst --cc ${_vargs} ${_srcs} PARENT_SCOPE)
+endfunction()
+
+function(_tessera_verilate_directory)
+  get_property(_names DIRECTORY PROPERTY TESSERA_PENDING_MODELS)
+  set(_jobdir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/tessera_verilate)
+  file(REMOVE_RECURSE ${_jobdir})
+  set(_jobs)
+  foreach(_name ${_names})
+    _tessera_verilate_command(${_name} _cmd)
+    set(_vdir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${_name}.dir/V${_name}.dir)
+    set(_prev)
+    if(EXISTS ${_vdir}/verilator_args.txt AND EXISTS ${_vdir}/V${_name}_copy.cmake)
+      file(READ ${_vdir}/verilator_args.txt _prev)
+    endif()
+    if(_prev STREQUAL "${_cmd}")
+      continue()   # current: verilate() will not run it
+    endif()
+    file(MAKE_DIRECTORY ${_vdir})
+    set(_line "cd '${CMAKE_CURRENT_SOURCE_DIR}' || exit 1\n")
+    foreach(_a ${_cmd})
+      string(REPLACE "'" "'\\''" _q "${_a}")
+      string(APPEND _words " '${_q}'")
+    endforeach()
+    string(APPEND _line "${_words} > '${_jobdir}/${_name}.log' 2>&1\necho $? > '${_jobdir}/${_name}.rc'\n")
+    set(_words)
+    file(WRITE ${_jobdir}/${_name}.sh "${_line}")
+    list(APPEND _jobs ${_name})
+  endforeach()
+  list(LENGTH _jobs _njobs)
+  if(_njobs GREATER 1)
+    cmake_host_system_information(RESULT _cores QUERY NUMBER_OF_LOGICAL_CORES)
+    file(RELATIVE_PATH _rel ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+    message(STATUS "Verilating ${_njobs} models of ${_rel} side by side (${_cores} jobs)")
+    set(_list)
+    foreach(_name ${_jobs})
+      string(APPEND _list "${_jobdir}/${_name}.sh\n")
+    endforeach()
+    file(WRITE ${_jobdir}/jobs.txt "${_list}")
+    execute_process(COMMAND xargs -P ${_cores} -n 1 sh INPUT_FILE ${_jobdir}/jobs.txt
+      RESULT_VARIABLE _unused_rc)
+    foreach(_name ${_jobs})
+      set(_rc 1)
+      if(EXISTS ${_jobdir}/${_name}.rc)
+        file(STRINGS ${_jobdir}/${_name}.rc _rc LIMIT_COUNT 1)
+      endif()
+      set(_vdir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${_name}.dir/V${_name}.dir)
+      if(_rc STREQUAL "0" AND EXISTS ${_vdir}/V${_name}.cmake)
+        _tessera_verilate_command(${_name} _cmd)
+        file(WRITE ${_vdir}/verilator_args.txt "${_cmd}")
+        file(COPY_FILE ${_vdir}/V${_name}.cmake ${_vdir}/V${_name}_copy.cmake)
+      endif()
+    endforeach()
+  endif()
+  foreach(_name ${_names})
+    _tessera_rtl_model_finish(${_name})
+  endforeach()
+endfunction()
+
+# The part of tessera_rtl_model() that needs Verilator's file list.
+function(_tessera_rtl_model_finish NAME)
+  get_property(_vargs GLOBAL PROPERTY TESSERA_MODEL_${NAME}_VARGS)
+  get_property(_srcs GLOBAL PROPERTY TESSERA_MODEL_${NAME}_SOURCES)
+  verilate(${NAME}
+    PREFIX V${NAME}
+    TRACE_FST
+    SOURCES ${_srcs}
+    VERILATOR_ARGS ${_vargs})
+  # The runtime comes from tessera_verilated_rt, not from a copy of its sources in every model.
+  get_target_property(_model_sources ${NAME} SOURCES)
+  list(FILTER _model_sources EXCLUDE REGEX "/include/verilated[a-z_]*\\.cpp$")
+  set_property(TARGET ${NAME} PROPERTY SOURCES ${_model_sources})
+  _tessera_unity_model(${NAME})
+  target_link_libraries(${NAME} PUBLIC tessera_verilated_rt ZLIB::ZLIB)
 endfunction()
