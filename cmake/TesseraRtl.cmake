@@ -58,6 +58,11 @@ set(TESSERA_SYNTH_BASELINE_DIR ${CMAKE_SOURCE_DIR}/scripts/synth/baseline)
 # And with -fno-tree-slp-vectorize: GCC 12 vectorizes straight-line code at -O2, which was 38 %
 # of the compile of gpu_n4's slowest unit (20.1 s -> 10.5 s without it) and changed nothing
 # measurable in the demo's simulation time (11.84 s against 11.82 s, best of three).
+# And with --param=sccvn-max-alias-queries-per-access=10 (GCC's default: 1000): value numbering
+# walks the alias chains of Verilator's long store sequences to vlSelf, and that walk was 59 %
+# of gpu_n4's largest unit (-ftime-report "alias stmt walking": 11.8 s -> 4.2 s with the cap).
+# The GPU models and the raster slice compiled in about 9 min -> 4m52 of CPU; the demo on
+# gpu_n4 took 14.0-14.7 s of CPU against 14.8-15.1 s before, bench_raster_perf 2.7 s both ways.
 # The file list is the one verilate() read at configure time; when Verilator's output files
 # change, verilate() re-runs CMake, which regroups them.
 set(TESSERA_UNITY_BYTES 1000000 CACHE STRING "Bytes of Verilator-generated C++ per unity translation unit")
@@ -126,10 +131,10 @@ function(_tessera_unity_model NAME)
   file(GLOB _stale ${_udir}/*.cpp)
   set(_units)
   if(_total GREATER TESSERA_UNITY_BYTES)
-    _tessera_unity_group(_units ${_udir} V${NAME}_fast "-O2 -fno-gcse -fno-tree-slp-vectorize" ${_fast})
+    _tessera_unity_group(_units ${_udir} V${NAME}_fast "-O2 -fno-gcse -fno-tree-slp-vectorize --param=sccvn-max-alias-queries-per-access=10" ${_fast})
     _tessera_unity_group(_units ${_udir} V${NAME}_slow "-O0" ${_slow})
   else()
-    _tessera_unity_group(_units ${_udir} V${NAME}_all "-O2 -fno-gcse -fno-tree-slp-vectorize" ${_all})
+    _tessera_unity_group(_units ${_udir} V${NAME}_all "-O2 -fno-gcse -fno-tree-slp-vectorize --param=sccvn-max-alias-queries-per-access=10" ${_all})
   endif()
   # A unit left over from an earlier grouping would never be compiled but could confuse a reader.
   foreach(_s ${_stale})
