@@ -54,6 +54,9 @@ struct Result {
   std::uint64_t hs_stall = 0;   // a launcher had a thread group, the throttle or the slots refused
   std::uint64_t ds_stall = 0;   // DS waves waited for a slot
   std::vector<std::uint64_t> inflight_hist = std::vector<std::uint64_t>(9, 0);
+  // cycles under each limit (0: none, 2, 4, 8), and of them the cycles the DS waited for a slot
+  std::vector<std::uint64_t> limit_cycles = std::vector<std::uint64_t>(9, 0);
+  std::vector<std::uint64_t> limit_ds_stall = std::vector<std::uint64_t>(9, 0);
 };
 
 Result run(const Scene& sc, ThrottleMode mode, unsigned cap, const SliceConfig& cfg) {
@@ -129,6 +132,8 @@ Result run(const Scene& sc, ThrottleMode mode, unsigned cap, const SliceConfig& 
     }
     if (cfg.hs_first) dispatch_ds();
     if (ds_waves_left > 0) ++r.ds_stall;
+    r.limit_cycles[std::min(o.limit, 8u)]++;
+    if (ds_waves_left > 0) r.limit_ds_stall[std::min(o.limit, 8u)]++;
     if (in.tf_valid && o.tf_ready) ++next_tf;
     if (o.patch_valid && in.patch_ready) {
       const std::uint32_t tris = tess_triangle_count(o.patch.kind, o.patch);
@@ -209,6 +214,10 @@ int main(int argc, char** argv) {
                                                                                    static_cast<double>(greedy.cycles) -
                                                                                1.0));
       fmt::print("  {:<10} {:>10} {:>9} {:>10} {:>10}  {}\n", m.name, r.cycles, vs, r.hs_stall, r.ds_stall, hist);
+      if (m.mode == ThrottleMode::Source)
+        fmt::print("  {:<10} the source's limit: none {} cycles (DS waiting in {}), 2: {} ({}), 4: {} ({}), 8: {} ({})\n",
+                   "", r.limit_cycles[0], r.limit_ds_stall[0], r.limit_cycles[2], r.limit_ds_stall[2],
+                   r.limit_cycles[4], r.limit_ds_stall[4], r.limit_cycles[8], r.limit_ds_stall[8]);
     }
     fmt::print("\n");
   }
