@@ -26,6 +26,7 @@
 
 module raster_binner #(
   parameter int unsigned BATCH_PRIMS = 64,
+  parameter int unsigned NUM_TSE     = 2,    // TSEs the sequencer starts in turn (1 or more)
   // Derived
   localparam int unsigned BIdxW = (BATCH_PRIMS > 1) ? $clog2(BATCH_PRIMS) : 1,
   localparam int unsigned BCntW = $clog2(BATCH_PRIMS + 1),
@@ -355,70 +356,110 @@ module raster_binner #(
   end
 
   // ============================================================================================
-  // Setup once per triangle: the sequencer, the TSE and the setup RAM
+  // Setup once per triangle: the sequencer, NUM_TSE TSEs and the setup RAM
   // ============================================================================================
-  typedef enum logic [1:0] {Q_IDLE, Q_RD, Q_RUN} qstate_e;
-  qstate_e          qs_q, qs_d;
-  logic [BCntW-1:0] sq_q, sq_d;        // entries of the batch set up (or skipped)
-  logic             sq_done;
-  logic             tse_start, tse_busy, tse_done, tse_degen;
-  logic [3*48-1:0]  tse_w;
-  logic [3*21-1:0]  tse_ea, tse_eb;
-  logic [7*48-1:0]  tse_pv, tse_pgx, tse_pgy;
-  logic [7:0]       sq_bx0, sq_by0;    // the sequencer's triangle's first block
-  assign sq_bx0  = tr_rdata[36 +: 8];  // box x0 >> 3 (tri RAM: {.., x0, y0, x1, y1})
+  // The sequencer walks the inserting bank's entries in order (si_q): an entry that touches
+  // no bin of this slice is skipped; another is read from the tri RAM (one cycle) and started
+  // on the next TSE in turn, once that TSE is free. TSEs are started in turn and retired in
+  // turn (ro_q: the oldest), so records are written in entry order and every entry below the
+  // oldest one in flight is set up: sr_ready_o. With two TSEs a triangle is set up every
+  // ~15 cycles (a TSE takes 28 untextured, 36 textured, then one to write its record):
+  // docs/raster.md "Setup once per triangle".
+  localparam int unsigned TseW = (NUM_TSE > 1) ? $clog2(NUM_TSE) : 1;
+  logic [BCntW-1:0]   si_q, si_d;          // the next entry to look at
+  logic               rd_q, rd_d;          // an entry was read last cycle: start it now ...
+  logic [BCntW-1:0]   rde_q, rde_d;        // ... which entry
+  logic [TseW-1:0]    nx_q, nx_d;          // the TSE the next entry goes to
+  logic [TseW-1:0]    ro_q, ro_d;          // the TSE holding the oldest entry in flight
+  logic [NUM_TSE-1:0] tb_q, tb_d;          // per TSE: an entry in flight (started, not written)
+  logic [NUM_TSE-1:0] tr_q, tr_d;          // ... its result is ready (done seen)
+  logic [NUM_TSE*BCntW-1:0] te_q, te_d;    // ... which entry
+  logic [NUM_TSE*44-1:0]    tbox_q, tbox_d; // ... its box (tri RAM bits 43:0)
+  logic               sq_done, sq_any;
+  logic [BCntW-1:0]   sq_ready;            // entries below it are set up
+  logic [NUM_TSE-1:0] tse_start, tse_busy, tse_done, tse_degen;
+  logic [NUM_TSE*3*48-1:0] tse_w;
+  logic [NUM_TSE*3*21-1:0] tse_ea, tse_eb;
+  logic [NUM_TSE*7*48-1:0] tse_pv, tse_pgx, tse_pgy;
+  logic [7:0]         sq_bx0, sq_by0;      // the read triangle's first block
+  logic               retire, nx_free;
+  assign sq_bx0  = tr_rdata[36 +: 8];      // box x0 >> 3 (tri RAM: {.., x0, y0, x1, y1})
   assign sq_by0  = tr_rdata[25 +: 8];
-  assign sq_done = (qs_q == Q_IDLE) && (sq_q == bcnt_q);
-  assign tr_raddr = {wbank_q, BIdxW'(sq_q)};
+  assign sq_any  = rd_q || (tb_q != '0);
+  assign sq_done = !sq_any && (si_q == bcnt_q);
+  assign sq_ready = tb_q[ro_q] ? te_q[ro_q*BCntW +: BCntW] : rd_q ? rde_q : si_q;
+  assign tr_raddr = {wbank_q, BIdxW'(si_q)};
 
-  raster_tse u_tse (
-    .clk_i, .rst_ni, .start_i(tse_start), .vtx_i(tr_rdata[TRW-1 -: 384]), .uv_en_i,
-    .ox_i({sq_bx0, 3'd0}), .oy_i({sq_by0, 3'd0}),
-    .busy_o(tse_busy), .done_o(tse_done), .degen_o(tse_degen),
-    .w_o(tse_w), .ea_o(tse_ea), .eb_o(tse_eb), .pv_o(tse_pv), .pgx_o(tse_pgx), .pgy_o(tse_pgy));
+  for (genvar t = 0; t < NUM_TSE; t++) begin : gen_tse
+    raster_tse u_tse (
+      .clk_i, .rst_ni, .start_i(tse_start[t]), .vtx_i(tr_rdata[TRW-1 -: 384]), .uv_en_i,
+      .ox_i({sq_bx0, 3'd0}), .oy_i({sq_by0, 3'd0}),
+      .busy_o(tse_busy[t]), .done_o(tse_done[t]), .degen_o(tse_degen[t]),
+      .w_o(tse_w[t*3*48 +: 3*48]), .ea_o(tse_ea[t*3*21 +: 3*21]), .eb_o(tse_eb[t*3*21 +: 3*21]),
+      .pv_o(tse_pv[t*7*48 +: 7*48]), .pgx_o(tse_pgx[t*7*48 +: 7*48]),
+      .pgy_o(tse_pgy[t*7*48 +: 7*48]));
+  end
 
   logic             sr_we;
   logic [BIdxW:0]   sr_waddr;
+  logic [SRW-1:0]   sr_wdata;
   logic             unused_sr_rv;
-  assign sr_waddr = {wbank_q, BIdxW'(sq_q)};
+  assign sr_we    = retire;
+  assign sr_waddr = {wbank_q, BIdxW'(te_q[ro_q*BCntW +: BCntW])};
+  assign sr_wdata = {tse_degen[ro_q], tbox_q[ro_q*44 +: 44], tse_w[ro_q*3*48 +: 3*48],
+                     tse_ea[ro_q*3*21 +: 3*21], tse_eb[ro_q*3*21 +: 3*21],
+                     tse_pv[ro_q*7*48 +: 7*48], tse_pgx[ro_q*7*48 +: 7*48],
+                     tse_pgy[ro_q*7*48 +: 7*48]};
   prim_ram_2p #(.WIDTH(SRW), .DEPTH(2 * BATCH_PRIMS)) u_setup_ram (
     .clk_i, .rst_ni,
-    .we_i(sr_we), .waddr_i(sr_waddr),
-    .wdata_i({tse_degen, tr_rdata[43:0], tse_w, tse_ea, tse_eb, tse_pv, tse_pgx, tse_pgy}),
-    .wmask_i(1'b1),
+    .we_i(sr_we), .waddr_i(sr_waddr), .wdata_i(sr_wdata), .wmask_i(1'b1),
     .re_i(sr_re_i), .raddr_i({sr_bank_i, sr_idx_i}), .rdata_o(sr_rdata_o),
     .rvalid_o(unused_sr_rv));
 
+  // the oldest TSE's record is written once its result is ready (the done pulse, or since)
+  assign retire  = tb_q[ro_q] && (tr_q[ro_q] || tse_done[ro_q]);
+  // the next TSE in turn is free, or writes its record this cycle (it starts the cycle after)
+  assign nx_free = !tb_q[nx_q] || (retire && ro_q == nx_q);
   always_comb begin
-    qs_d = qs_q;  sq_d = sq_q;  tr_re = 1'b0;  tse_start = 1'b0;  sr_we = 1'b0;
-    unique case (qs_q)
-      Q_IDLE: if (sq_q != bcnt_q && !(ip_q && BIdxW'(sq_q) == ip_idx_q)) begin
-        if (!nd_q[BIdxW'(sq_q)]) begin
-          sq_d = sq_q + BCntW'(1);      // in no bin of this slice's walk: nothing to set up
-        end else begin
-          tr_re = 1'b1;
-          qs_d = Q_RD;
-        end
+    si_d = si_q;  rd_d = 1'b0;  rde_d = rde_q;  nx_d = nx_q;  ro_d = ro_q;
+    tb_d = tb_q;  tr_d = tr_q | tse_done;  te_d = te_q;  tbox_d = tbox_q;
+    tr_re = 1'b0;  tse_start = '0;
+    // the entry read last cycle starts on the next TSE in turn
+    if (rd_q) begin
+      tse_start[nx_q] = 1'b1;
+      tb_d[nx_q] = 1'b1;
+      tr_d[nx_q] = 1'b0;
+      te_d[nx_q*BCntW +: BCntW] = rde_q;
+      tbox_d[nx_q*44 +: 44] = tr_rdata[43:0];
+      nx_d = (32'(nx_q) == NUM_TSE - 1) ? '0 : nx_q + TseW'(1);
+    end
+    if (retire) begin
+      if (!(rd_q && nx_q == ro_q)) begin
+        tb_d[ro_q] = 1'b0;
+        tr_d[ro_q] = 1'b0;
       end
-      Q_RD: begin
-        tse_start = 1'b1;
-        qs_d = Q_RUN;
+      ro_d = (32'(ro_q) == NUM_TSE - 1) ? '0 : ro_q + TseW'(1);
+    end
+    // the next entry: skipped (no bin of this slice's walk), or read for the next TSE (not
+    // while the entry read last cycle still waits for it)
+    if (si_q != bcnt_q && !(ip_q && BIdxW'(si_q) == ip_idx_q) && !rd_q) begin
+      if (!nd_q[BIdxW'(si_q)]) begin
+        si_d = si_q + BCntW'(1);
+      end else if (nx_free) begin
+        tr_re = 1'b1;
+        rd_d = 1'b1;
+        rde_d = si_q;
+        si_d = si_q + BCntW'(1);
       end
-      Q_RUN: if (tse_done) begin
-        sr_we = 1'b1;
-        sq_d = sq_q + BCntW'(1);
-        qs_d = Q_IDLE;
-      end
-      default: qs_d = Q_IDLE;
-    endcase
+    end
     // A batch ends (walked, once the sequencer is done) or is dropped (nothing in it touches
     // a pixel, so the sequencer only skipped its entries): the next one starts at entry 0.
-    if (bcnt_d == '0) sq_d = '0;
+    if (bcnt_d == '0) si_d = '0;
   end
 
   // a bank behind the inserting one is set up whole; in the inserting one, the entries below
-  // the sequencer's
-  assign sr_ready_o = (sr_bank_i != wbank_q) || (BCntW'(sr_idx_i) < sq_q);
+  // the oldest in flight (or below the sequencer's, none in flight)
+  assign sr_ready_o = (sr_bank_i != wbank_q) || (BCntW'(sr_idx_i) < sq_ready);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -451,8 +492,15 @@ module raster_binner #(
       wty_q    <= '0;
       xin_q    <= '0;
       yin_q    <= '0;
-      qs_q     <= Q_IDLE;
-      sq_q     <= '0;
+      si_q     <= '0;
+      rd_q     <= 1'b0;
+      rde_q    <= '0;
+      nx_q     <= '0;
+      ro_q     <= '0;
+      tb_q     <= '0;
+      tr_q     <= '0;
+      te_q     <= '0;
+      tbox_q   <= '0;
       tx0_q    <= '0;
       tx1_q    <= '0;
       ty0_q    <= '0;
@@ -487,8 +535,15 @@ module raster_binner #(
       wty_q    <= wty_d;
       xin_q    <= xin_d;
       yin_q    <= yin_d;
-      qs_q     <= qs_d;
-      sq_q     <= sq_d;
+      si_q     <= si_d;
+      rd_q     <= rd_d;
+      rde_q    <= rde_d;
+      nx_q     <= nx_d;
+      ro_q     <= ro_d;
+      tb_q     <= tb_d;
+      tr_q     <= tr_d;
+      te_q     <= te_d;
+      tbox_q   <= tbox_d;
       for (int i = 0; i < BATCH_PRIMS; i++) begin
         if (ins_i && bcnt_q == BCntW'(i)) begin
           tx0_q[i*7 +: 7] <= itx0;
@@ -528,13 +583,19 @@ module raster_binner #(
   // Setup once per triangle: the sequencer stays behind insertion and within the batch, a
   // batch leaves the inserting bank only set up whole, and the raster side reads a record
   // only once it is written and was found to be needed at insertion.
-  `ASSERT(SeqBehindInsertion_A, sq_q <= bcnt_q)
+  `ASSERT(SeqBehindInsertion_A, si_q <= bcnt_q)
   `ASSERT(SeqDoneAtBankFlip_A, flip_i |-> sq_done)
-  `ASSERT(SeqIdleAtBatchEnd_A, bcnt_q != '0 && bcnt_d == '0 |-> qs_q == Q_IDLE && qs_d == Q_IDLE)
+  `ASSERT(SeqIdleAtBatchEnd_A, bcnt_q != '0 && bcnt_d == '0 |-> !sq_any && !rd_d && tb_d == '0)
   `ASSERT(SetupReadWritten_A, sr_re_i |-> sr_ready_o)
   `ASSERT(SetupReadNeeded_A, sr_re_i && sr_bank_i == wbank_q |-> nd_q[sr_idx_i])
   `ASSERT(SetupWriteNotRead_A, sr_we && sr_re_i |-> sr_waddr != {sr_bank_i, sr_idx_i})
-  `ASSERT(TseStartsIdle_A, tse_start |-> !tse_busy)
+  `ASSERT(TseStartsIdle_A, (tse_start & tse_busy) == '0)
+  // at most one entry per TSE: a TSE starts only once its last record is written
+  `ASSERT(TseStartsRetired_A, (tse_start & tb_q) == '0)
+  // records are written in entry order: the oldest in flight is below every younger one
+  `ASSERT(TseRetireInOrder_A, retire && rd_q |-> te_q[ro_q*BCntW +: BCntW] < rde_q)
+  // a TSE's done comes only for the entry it holds
+  `ASSERT(TseDoneHeld_A, (tse_done & ~tb_q) == '0)
   `ASSERT(FlipAtBatchEnd_A, flip_i |-> batch_end_i)
 
 endmodule

@@ -30,6 +30,7 @@
 
 module raster_slice #(
   parameter int unsigned BATCH_PRIMS    = 64,   // largest batch (BATCH register clamps to it)
+  parameter int unsigned NUM_TSE        = 2,    // triangle-setup units (docs/raster.md "Setup once per triangle")
   parameter int unsigned PIXELS_PER_CLK = 4,    // GRAS/RB quad rate; 4 (one 2x2 quad) only
   parameter int unsigned SRC_ID         = 0,    // mem_req_t.src of this port
   parameter int unsigned CCHE_LINES     = 64,   // texel cache lines (64 bytes each)
@@ -456,6 +457,19 @@ module raster_slice #(
   logic [1:0]             sph_q, sph_d;
   logic [6:0]             sptx_q, sptx_d, spty_q, spty_d;
   assign gd_st = gd_find(gd_tag_q, gd_n_q, sptx_q, spty_q);
+  // A tile kept across batches: a bin's store waits (sp_hold) while the walker inserts the
+  // next batch, waits for its setups or walks to that batch's first bin; if that bin is the
+  // same tile (sp_match at T_BS: a batch's walk ends where the next one's starts, as with
+  // small primitives in one bin) the raster side takes the slot back, and the tile is neither
+  // stored nor loaded. Anything that needs the store releases it: a command (the walker is
+  // idle with no batch), another tile's load (T_BS), a hand-off (T_LOAD, T_HAND), the next
+  // bin's drain (dr_q, which waits for sp). Held only while the slice is busy anyway (a
+  // batch in the walker or inserting), so busy_o and the drain mean what they did.
+  logic sp_match, sp_hold;
+  assign sp_match = sp_q && sptx_q == wtx && spty_q == wty;
+  assign sp_hold  = sp_q && !dr_q &&
+                    ((st_q == T_IDLE && (bcnt != '0 || (in_valid_i && cmd_is_tri))) ||
+                     st_q == T_FIN || st_q == T_WALK || (st_q == T_BS && sp_match));
   logic [3:0]             sbusy;             // per slot: loaded, rendered or stored
   logic [1:0]             qbusy;             // per half: quads work there (raster side, drain)
   logic [1:0]             lbusy;             // per half: line traffic there (engine, tail, store waiting)
@@ -531,7 +545,7 @@ module raster_slice #(
   assign cnx_y1  = cnx_set ? in_i.data[32 + tessera_spec_pkg::TS_RASTER_COARSE_Y1_LSB +: 5] : rg.coarse.y1;
   assign rtw_nx  = (cmd_take && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN) ? in_rp.width : rtw;
   assign rth_nx  = (cmd_take && in_i.kind == tessera_raster_pkg::RIN_RP_BEGIN) ? in_rp.height : rth;
-  raster_binner #(.BATCH_PRIMS(BATCH_PRIMS)) u_binner (
+  raster_binner #(.BATCH_PRIMS(BATCH_PRIMS), .NUM_TSE(NUM_TSE)) u_binner (
     .clk_i, .rst_ni,
     .l2t_i(l2t), .rtw_i(rtw_nx), .rth_i(rth_nx), .snum_i(rg.slice.num), .sidx_i(rg.slice.index),
     .skew_i(rg.slice.skew), .uv_en_i(rg.tex_ctrl.enable),
@@ -641,7 +655,18 @@ module raster_slice #(
       // free and the tile not in flight from the previous batch. With four slots (dbuf) the
       // load goes before a waiting store: it has a slot of its own, and the bin after the
       // raster side's needs it first; 64x64 bins store first (the store frees the buffer).
-      T_BS: if (lslot_free && !ebusy_q && !e_tail && (dbuf || !sp_q) && !tile_busy) begin
+      // A tile whose store still waits (sp_match: the last bin of the batch before, held below)
+      // is taken back instead: its slot holds what the store would write and the load read
+      // back, so the bin goes to the raster side with no line traffic (docs/raster.md "Tile
+      // kept across batches").
+      T_BS: if (sp_match) begin
+        bs_valid_o = 1'b1;
+        if (bs_ready_i) begin
+          sp_d = 1'b0;
+          lh_d = sph_q;
+          st_d = T_HAND;
+        end
+      end else if (lslot_free && !ebusy_q && !e_tail && (dbuf || !sp_q) && !tile_busy) begin
         bs_valid_o = 1'b1;
         if (bs_ready_i) begin
           e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_LOAD;  e_start_tgt = 1'b0;
@@ -797,8 +822,9 @@ module raster_slice #(
       lrz_bin = 1'b1;
       lrzp_d = 1'b0;
     end
-    // The engine serves a waiting store as soon as it is free (the walker's load waits).
-    if (sp_q && !ebusy_q && !e_start) begin
+    // The engine serves a waiting store as soon as it is free (the walker's load waits),
+    // unless it is held for the next batch (sp_hold).
+    if (sp_q && !sp_hold && !ebusy_q && !e_start) begin
       e_start = 1'b1;  e_start_mode = tessera_raster_pkg::TE_STORE;  e_start_tgt = 1'b0;
       e_start_tx = sptx_q;  e_start_ty = spty_q;  e_start_slot = sph_q;
       sp_d = 1'b0;
