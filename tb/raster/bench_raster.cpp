@@ -344,6 +344,46 @@ TB_TEST(Vraster_slice_default, fast_clear_traffic) {
   }
 }
 
+// Catches (docs/raster.md "Tile kept across batches"): a tile stored by one batch and loaded
+// back by the next when the next batch starts on it, or a kept tile whose content is not what
+// the store and load would have given. One bin (32x32 with four slots, 64x64 filling the
+// buffer), small batches of tiny and small triangles all inside it, loaded (not cleared)
+// targets: with the input never idle the tile is loaded once and stored once however many
+// batches there are; with an idle input (the store released while no batch is open) the
+// picture still equals the reference's and the tile moves at most once per batch.
+TB_TEST(Vraster_slice_default, tile_kept_across_batches) {
+  start_clock(dut);
+  for (std::uint32_t bs : {1u, 2u}) {
+    const std::uint32_t side = 16u << bs, lines = 2 * side * side * 4 / 64;   // colour + depth
+    const std::uint32_t batch = std::uint32_t(tb::randint(2, 8));
+    const int ntris = int(tb::scaled(40, 120));
+    Scene sc = prologue(0x11, bs);    // LESS with depth writes: the loaded depth matters
+    sc.push_back(Op::reg(kRegBatch, batch));
+    sc.push_back(Op::begin(target(side, side, 0, 0)));
+    for (int i = 0; i < ntris; ++i) sc.push_back(Op::tri_op(random_tri(side, side, tb::chance(0.7) ? 0 : 1, std::uint32_t(i))));
+    sc.push_back(Op::end());
+    const std::uint32_t batches = (std::uint32_t(ntris) + batch - 1) / batch;
+    for (double idle : {0.0, 0.5}) {
+      Knobs k;
+      k.in_idle = idle;
+      SparseMemory rm, em;
+      rr::RefRenderer ref(em);
+      const Result r = co_await check_scene(dut, sc, k, rm, em, ref);
+      dut.log().info("tile kept, {}x{} bin, {} batches of {}, input idle {:.0f}%: {} line reads, {} line writes "
+                     "({} per load or store)", side, side, batches, batch, 100 * idle, r.rd_lines, r.wr_lines, lines);
+      if (idle == 0.0) {
+        tb::check(r.rd_lines == lines && r.wr_lines == lines,
+                  fmt::format("{} line reads and {} writes, expected {} each: the tile loaded and stored once "
+                              "across {} batches", r.rd_lines, r.wr_lines, lines, batches));
+      } else {
+        tb::check(r.rd_lines <= std::uint64_t(lines) * batches && r.wr_lines <= std::uint64_t(lines) * batches,
+                  fmt::format("{} line reads and {} writes, more than one load and store ({} lines) per batch ({})",
+                              r.rd_lines, r.wr_lines, lines, batches));
+      }
+    }
+  }
+}
+
 // Catches: any RTL/reference difference in binning, setup, rasterization, interpolation or
 // RB on random scenes, under random backpressure and out-of-order memory; and slices not
 // partitioning the screen (NUM_SLICES 1, 2, 4 emulated by slice index k of N).
