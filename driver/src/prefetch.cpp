@@ -31,6 +31,8 @@ void check_prefetch_config(const PrefetchConfig& c) {
   field("max_lines", c.max_lines, 1, 256);
   field("entries", c.entries, 1, 4);
   field("kinds", c.kinds, 0, 3);
+  if (c.history_slots != 1 && c.history_slots != 4 && c.history_slots != 16 && c.history_slots != 64)
+    throw DriverError(fmt::format("prefetcher: history_slots = {} is not 1, 4, 16 or 64", c.history_slots));
   field("window", c.window_lines, 0, 255);
   field("hit_high", c.hit_high, 0, 100);
   field("hit_low", c.hit_low, 0, c.hit_high);

@@ -152,6 +152,7 @@ TEST(Misuse, PrefetchSettingsChecked) {
                                       std::tuple{&PrefetchConfig::entries, 5u, "entries = 5 is outside 1..4"},
                                       std::tuple{&PrefetchConfig::kinds, 4u, "kinds = 4"},
                                       std::tuple{&PrefetchConfig::window_lines, 256u, "window = 256"},
+                                      std::tuple{&PrefetchConfig::history_slots, 2u, "history_slots = 2 is not 1, 4, 16 or 64"},
                                       std::tuple{&PrefetchConfig::hit_low, 90u, "hit_low = 90 is outside 0..75"}}) {
     PrefetchConfig bad = on;
     bad.*field = value;
@@ -164,6 +165,7 @@ TEST(Misuse, PrefetchSettingsChecked) {
   tuned.mode = PrefetchMode::Adaptive;
   tuned.max_lines = 256;  // written as 0
   tuned.window_lines = 16;
+  tuned.history_slots = 64;  // written as 3
   cb.set_prefetch(tuned, at(r, 4096), 8192);
   cb.close();
   r.kmd->wait(r.kmd->submit(cb, 0));
@@ -182,6 +184,7 @@ TEST(Misuse, PrefetchSettingsChecked) {
   EXPECT_EQ(cfg.args[0], TS_GEOM_BASE_ADDR + TS_GEOM_PF_CFG_OFFSET);
   EXPECT_EQ(TS_GEOM_PF_CFG_MAX_LINES_GET(cfg.args[1]), 0u);
   EXPECT_EQ(TS_GEOM_PF_CFG_WINDOW_GET(cfg.args[1]), 16u);
+  EXPECT_EQ(TS_GEOM_PF_CFG_SLOTS_GET(cfg.args[1]), 3u);
   ASSERT_EQ(adapt.args.size(), 2u);
   EXPECT_EQ(adapt.args[0], TS_GEOM_BASE_ADDR + TS_GEOM_PF_ADAPT_OFFSET);
   EXPECT_EQ(TS_GEOM_PF_ADAPT_HIT_HIGH_GET(adapt.args[1]), TS_GEOM_PF_ADAPT_HIT_HIGH_RESET);

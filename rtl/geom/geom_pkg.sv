@@ -146,6 +146,7 @@ package geom_pkg;
     logic [7:0] max_lines;
     logic [2:0] entries;
     logic [1:0] kinds;
+    logic [1:0] slots;       // 4^slots history lines per tile
     logic [7:0] window;
     logic [6:0] hit_high;
     logic [6:0] hit_low;

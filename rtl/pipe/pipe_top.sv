@@ -194,6 +194,7 @@ module pipe_top #(
   logic [NS-1:0]                    pf_bs_valid, pf_rd_valid;
   logic [NS*7-1:0]                  pf_bs_tx, pf_bs_ty;
   logic [NS*8-1:0]                  pf_bs_count, pf_rd_tag;
+  logic [NS-1:0]                    pf_bs_first;
   logic [NS*32-1:0]                 pf_rd_addr;
   logic                             pf_busy;
   // two-level binning's client (bitmap reads, visibility writes), merged into CCHE 0's port 0
@@ -282,6 +283,7 @@ module pipe_top #(
     logic [6:0]               bs_tx, bs_ty;
     logic [BATCH_PRIMS-1:0]   bs_mask;
     logic [7:0]               bs_count;
+    logic                     bs_first;
     logic [31:0]              busy_cyc_q, tri_cnt_q;
     // busy = doing work, not waiting (issue 16 item 8: "idle with an open batch" is waiting)
     tessera_raster_pkg::act_e r_act;
@@ -311,7 +313,7 @@ module pipe_top #(
       .mem_rsp_valid_i(r_rsp_valid), .mem_rsp_ready_o(r_rsp_ready), .mem_rsp_i(rsp),
       // binning bitstream seam: the tile prefetcher plugs in here (docs/raster.md)
       .bs_valid_o(bs_valid), .bs_ready_i(1'b1), .bs_tx_o(bs_tx), .bs_ty_o(bs_ty),
-      .bs_mask_o(bs_mask), .bs_count_o(bs_count),
+      .bs_mask_o(bs_mask), .bs_count_o(bs_count), .bs_first_o(bs_first),
       .cnt_tris_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_TRIS_LSB +: 32]),
       .cnt_bins_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_BINS_RENDERED_LSB +: 32]),
       .cnt_binprims_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_BIN_PRIMS_LSB +: 32]),
@@ -479,6 +481,7 @@ module pipe_top #(
     assign pf_bs_tx[s*7 +: 7]      = bs_tx;
     assign pf_bs_ty[s*7 +: 7]      = bs_ty;
     assign pf_bs_count[s*8 +: 8]   = bs_count;
+    assign pf_bs_first[s]          = bs_first;
     assign pf_rd_valid[s]          = r_req_valid && r_req_ready && req.op == tessera_mem_pkg::MEM_OP_READ;
     assign pf_rd_addr[s*32 +: 32]  = req.addr;
     assign pf_rd_tag[s*8 +: 8]     = req.tag;
@@ -505,7 +508,7 @@ module pipe_top #(
   pf_top #(.NUM_SLICES(NS), .MEM_BYTES(MEM_BYTES)) u_pf (
     .clk_i, .rst_ni,
     .cfg_threshold_i(pf_cfg.threshold), .cfg_max_lines_i(pf_cfg.max_lines),
-    .cfg_entries_i(pf_cfg.entries), .cfg_kinds_i(pf_cfg.kinds), .cfg_window_i(pf_cfg.window),
+    .cfg_entries_i(pf_cfg.entries), .cfg_kinds_i(pf_cfg.kinds), .cfg_window_i(pf_cfg.window), .cfg_slots_i(pf_cfg.slots),
     .cfg_hit_high_i(pf_cfg.hit_high), .cfg_hit_low_i(pf_cfg.hit_low),
     .set_i(pf_set), .set_ready_o(pf_set_ready), .drain_i(pf_drain), .drained_o(pf_drained),
     .set_mode_i(side_cmd.args[tessera_spec_pkg::TS_PKT_SET_PREFETCH_MODE_DW*32 +
@@ -522,6 +525,7 @@ module pipe_top #(
     .frame_end_i(pf_fe),
     .slc_hits_i, .slc_misses_i,
     .bs_valid_i(pf_bs_valid), .bs_tx_i(pf_bs_tx), .bs_ty_i(pf_bs_ty), .bs_count_i(pf_bs_count),
+    .bs_first_i(pf_bs_first),
     .rd_valid_i(pf_rd_valid), .rd_addr_i(pf_rd_addr), .rd_tag_i(pf_rd_tag),
     .mem_req_valid_o(mem_req_valid_o[NS]), .mem_req_ready_i(mem_req_ready_i[NS]),
     .mem_req_o(mem_req_o[NS*ReqW +: ReqW]),

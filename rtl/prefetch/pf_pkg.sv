@@ -10,7 +10,7 @@ package pf_pkg;
   localparam int unsigned LINE_AW = 26;   // 64-byte line addresses of a 32-bit byte space
   localparam int unsigned ENT_W   = 1 + 2 * LINE_AW;       // {valid, first, last}
   localparam int unsigned RNG_W   = KINDS * K_MAX * ENT_W; // 424: pf_history_line.ranges
-  localparam int unsigned IDX_W   = 24;   // tile number within the frame (history line index)
+  localparam int unsigned IDX_W   = 24;   // history line index (tile number within the frame x slots + slot)
 
   // Memory tags of the prefetcher's client: {kind, 3'b0, slice}. The slice is whose job the
   // request belongs to (the bench attributes requests by it).
@@ -25,7 +25,8 @@ package pf_pkg;
     logic [IDX_W-1:0] p_idx;
     logic [RNG_W-1:0] p_ranges;     // the tracker's ranges of that batch
     logic             t_valid;      // the tile entered is tracked (its line is in the buffer)
-    logic [IDX_W-1:0] t_idx;
+    logic [IDX_W-1:0] t_idx;        // its history line (tile x slots + batch mod slots)
+    logic [7:0]       t_batch;      // the batch number its line records (0: one line per tile)
     logic [7:0]       t_count;      // the batch's popcount
     logic [15:0]      epoch;
     logic [7:0]       threshold;
@@ -37,6 +38,6 @@ package pf_pkg;
     logic [11:0]      height;
     logic [1:0]       bin_size;
   } job_t;
-  localparam int unsigned JOB_W = 554;  // $bits(job_t), spelled out for Yosys 0.23
+  localparam int unsigned JOB_W = 562;  // $bits(job_t), spelled out for Yosys 0.23
 
 endpackage

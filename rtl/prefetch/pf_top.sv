@@ -25,8 +25,14 @@
 //         and if the line read is the previous frame's (epoch - 1, same target and bin size)
 //         the correlator compares the popcounts; a similar tile's recorded ranges become
 //         PREFETCH requests, at most PF_CFG.max_lines, of the kinds PF_CFG.kinds allows.
-//  - The history buffer (SET_PREFETCH) holds one line per tile of a frame's render passes,
-//    numbered in pass order; the line's epoch replaces the source's two swapped buffers:
+//  - The history buffer (SET_PREFETCH) holds S = 4^PF_CFG.slots lines per tile of a frame's
+//    render passes (tiles numbered in pass order): with S = 1 the tile's one line collects the
+//    whole frame and is prefetched at its first batch, as the source's frame-wide bitstream;
+//    with S > 1 the raster slice's batches are numbered in the frame (bs_first_i) and batch b
+//    uses line tile x S + b mod S, so a batch is compared with, and prefetches, what the same
+//    batch of the tile read last frame, just before it renders (the line records b: a line of
+//    another batch is not the previous frame's). The line's epoch replaces the source's two
+//    swapped buffers:
 //    FRAME_END increments the epoch, so this frame's lines become the previous frame's.
 //    Lines are read and written through the prefetcher's own memory client (to the SLC).
 //  - ADAPTIVE mode: at FRAME_END the frame's SLC hit rate (hits / (hits + misses), from the
@@ -72,6 +78,7 @@ module pf_top #(
   input  logic [7:0]                  cfg_max_lines_i,   // 0 acts as 256
   input  logic [2:0]                  cfg_entries_i,
   input  logic [1:0]                  cfg_kinds_i,
+  input  logic [1:0]                  cfg_slots_i,       // 4^slots history lines per tile
   input  logic [7:0]                  cfg_window_i,      // lines
   input  logic [6:0]                  cfg_hit_high_i,
   input  logic [6:0]                  cfg_hit_low_i,
@@ -97,6 +104,7 @@ module pf_top #(
   input  logic [NS*7-1:0]             bs_tx_i,
   input  logic [NS*7-1:0]             bs_ty_i,
   input  logic [NS*8-1:0]             bs_count_i,
+  input  logic [NS-1:0]               bs_first_i,        // the event is its batch's first
   input  logic [NS-1:0]               rd_valid_i,
   input  logic [NS*32-1:0]            rd_addr_i,
   input  logic [NS*8-1:0]             rd_tag_i,
@@ -144,6 +152,7 @@ module pf_top #(
   logic [7:0]      c_thr_q, c_win_q;
   logic [2:0]      c_ent_q;
   logic [1:0]      c_kinds_q;
+  logic [1:0]      c_slots_q;
   logic [8:0]      c_max_q;
 
   assign active = mode_q != tessera_spec_pkg::TS_PF_MODE_OFF;
@@ -193,6 +202,7 @@ module pf_top #(
       c_win_q     <= '0;
       c_ent_q     <= 3'd1;
       c_kinds_q   <= '0;
+      c_slots_q   <= '0;
       c_max_q     <= 9'd1;
     end else begin
       if (set_i || pass_begin_i) begin
@@ -200,6 +210,7 @@ module pf_top #(
         c_win_q   <= cfg_window_i;
         c_ent_q   <= (cfg_entries_i == '0) ? 3'd1 : ((cfg_entries_i > 3'(K_MAX)) ? 3'(K_MAX) : cfg_entries_i);
         c_kinds_q <= cfg_kinds_i;
+        c_slots_q <= cfg_slots_i;
         c_max_q   <= (cfg_max_lines_i == '0) ? 9'd256 : 9'(cfg_max_lines_i);
       end
       adapt_q <= frame_end_i && mode_q == tessera_spec_pkg::TS_PF_MODE_ADAPTIVE;
@@ -247,7 +258,7 @@ module pf_top #(
 
   for (genvar s = 0; s < NS; s++) begin : gen_slice
     // registered inputs
-    logic            rd_q, bs_q;
+    logic            rd_q, bs_q, first_q;
     logic            rd_kind_q;          // 0 texture (FS tag 0x80), 1 target (tile engine)
     logic [LAW-1:0]  rd_line_q;
     logic [6:0]      tx_q, ty_q;
@@ -256,6 +267,7 @@ module pf_top #(
       if (!rst_ni) begin
         rd_q      <= 1'b0;
         bs_q      <= 1'b0;
+        first_q   <= 1'b0;
         rd_kind_q <= 1'b0;
         rd_line_q <= '0;
         tx_q      <= '0;
@@ -264,6 +276,7 @@ module pf_top #(
       end else begin
         rd_q      <= rd_valid_i[s] && active;
         bs_q      <= bs_valid_i[s] && active;
+        first_q   <= bs_first_i[s];
         rd_kind_q <= !rd_tag_i[s*8 + 7];
         rd_line_q <= rd_addr_i[s*32 + 6 +: LAW];
         tx_q      <= bs_tx_i[s*7 +: 7];
@@ -287,18 +300,41 @@ module pf_top #(
       .rd_valid_i(rd_q), .rd_kind_i(rd_kind_q), .rd_line_i(rd_line_q),
       .ranges_o(ranges), .ev_untracked_o(trk_untracked[s]));
 
-    // the tile entered: its number within the frame, and whether the buffer holds its line
-    logic [IdxW-1:0] t_idx;
+    // the slice's batch number within the frame: the event's (bn), and the last event's (bn_q;
+    // all ones before the frame's first batch, so that batch is 0)
+    logic [7:0]      bn_q, bn;
+    assign bn = first_q ? bn_q + 8'd1 : bn_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        bn_q <= 8'hff;
+      end else if (set_i || frame_end_i) begin
+        bn_q <= 8'hff;
+      end else if (bs_q) begin
+        bn_q <= bn;
+      end
+    end
+
+    // the tile entered: its number within the frame, its line (tile x S + batch mod S, S =
+    // 4^slots lines per tile), the batch number the line records (0 with one line per tile),
+    // and whether the buffer holds the line
+    logic [IdxW-1:0] t_tile, t_idx;
+    logic [31:0]     t_line;
+    logic [7:0]      t_bat;
     logic            t_in;
-    assign t_idx = pass_base_q + IdxW'(16'(ty_q) * 16'(tx_n_q)) + IdxW'(tx_q);
-    assign t_in  = pass_open_q && 8'(tx_q) < tx_n_q && 8'(ty_q) < ty_n_q && t_idx < lines_q;
+    assign t_tile = pass_base_q + IdxW'(16'(ty_q) * 16'(tx_n_q)) + IdxW'(tx_q);
+    assign t_line = (32'(t_tile) << {c_slots_q, 1'b0}) |
+                    (32'(bn) & ((32'd1 << {c_slots_q, 1'b0}) - 32'd1));
+    assign t_idx  = IdxW'(t_line);
+    assign t_bat  = (c_slots_q == '0) ? 8'd0 : bn;
+    assign t_in   = pass_open_q && 8'(tx_q) < tx_n_q && 8'(ty_q) < ty_n_q &&
+                    t_line < 32'(lines_q);
 
     // draining: the open tile is closed by a job without a tile entered, when the queue has room
     // (no bin event comes while draining, so nothing is dropped for it)
     assign close       = drain_i && open_q && !bs_q && q_wready[s];
     assign q_wvalid[s] = (bs_q && (open_q || t_in)) || close;
     // a pf_pkg::job_t, field by field (Yosys 0.23 cannot assign struct members in a generate)
-    assign q_wdata[s*JobW +: JobW] = {open_q, open_idx_q, ranges, bs_q && t_in, t_idx, cnt_q, epoch_q,
+    assign q_wdata[s*JobW +: JobW] = {open_q, open_idx_q, ranges, bs_q && t_in, t_idx, t_bat, cnt_q, epoch_q,
                                       thr_now, c_win_q, c_ent_q, c_kinds_q, c_max_q, pw_q, ph_q,
                                       bin_q};
     assign ev_drop_o[s] = q_wvalid[s] && !q_wready[s];
@@ -446,6 +482,7 @@ module pf_top #(
   logic [11:0]  rl_w, rl_h;
   logic [1:0]   rl_bin;
   logic [7:0]   rl_count;
+  logic [7:0]   rl_batch;
   logic [RngW-1:0] rl_ranges;
   logic  same_tgt, this_frame, last_frame, similar;
   logic [7:0] cdiff;
@@ -455,9 +492,10 @@ module pf_top #(
   assign rl_h       = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_HEIGHT_LSB +: 12];
   assign rl_bin     = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_BIN_SIZE_LSB +: 2];
   assign rl_count   = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_COUNT_LSB +: 8];
+  assign rl_batch   = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_BATCH_LSB +: 8];
   assign rl_ranges  = rl[RngLsb +: RngW];
   assign same_tgt   = !mem_rsp_i.err && rl_w == job_q.width && rl_h == job_q.height &&
-                      rl_bin == job_q.bin_size;
+                      rl_bin == job_q.bin_size && rl_batch == job_q.t_batch;
   assign this_frame = same_tgt && rl_epoch == job_q.epoch;
   assign last_frame = same_tgt && rl_epoch == job_q.epoch - 16'd1;
   assign cdiff      = (rl_count > job_q.t_count) ? rl_count - job_q.t_count : job_q.t_count - rl_count;
@@ -469,6 +507,7 @@ module pf_top #(
     fresh[tessera_spec_pkg::TS_PF_HISTORY_LINE_HEIGHT_LSB +: 12]  = job_q.height;
     fresh[tessera_spec_pkg::TS_PF_HISTORY_LINE_BIN_SIZE_LSB +: 2] = job_q.bin_size;
     fresh[tessera_spec_pkg::TS_PF_HISTORY_LINE_COUNT_LSB +: 8]    = job_q.t_count;
+    fresh[tessera_spec_pkg::TS_PF_HISTORY_LINE_BATCH_LSB +: 8]    = job_q.t_batch;
   end
 
   logic rsp_read, rsp_write, rsp_pf;

@@ -68,6 +68,7 @@ module raster_slice #(
   output logic [6:0]                  bs_ty_o,
   output logic [BATCH_PRIMS-1:0]      bs_mask_o,
   output logic [7:0]                  bs_count_o,
+  output logic                        bs_first_o,     // the record is its batch's first
   // counters (wrap)
   output logic [31:0]                 cnt_tris_o,     // triangles accepted
   output logic [31:0]                 cnt_bins_o,     // bins rendered (bitstream records)
@@ -1046,6 +1047,20 @@ module raster_slice #(
   assign bs_ty_o  = wty;
   assign bs_mask_o  = bmask;
   assign bs_count_o = bpop;
+
+  // the first bitstream record of a batch (the prefetcher numbers the batches of a frame by
+  // it: docs/prefetcher.md "History per batch"); a batch with no owned bin has no record
+  logic bfirst_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bfirst_q <= 1'b1;
+    end else if (b_walk_start && b_walk_batch) begin
+      bfirst_q <= 1'b1;
+    end else if (bs_valid_o && bs_ready_i) begin
+      bfirst_q <= 1'b0;
+    end
+  end
+  assign bs_first_o = bfirst_q;
   assign cnt_tris_o = c_tris_q;   assign cnt_bins_o  = c_bins_q;
   assign cnt_binprims_o = c_bprims_q;  assign cnt_quads_o = c_quads_q;
   assign cnt_frags_o = c_frags_q; assign cnt_pass_o  = c_pass_q;

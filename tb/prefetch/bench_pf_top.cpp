@@ -83,6 +83,7 @@ class Bench {
   // ---- the inputs of the next cycle ------------------------------------------------------------
   struct SliceIn {
     bool bs = false;
+    bool first = false;  // the bin event is its batch's first
     unsigned tx = 0, ty = 0, count = 0;
     bool rd = false;
     std::uint32_t addr = 0;
@@ -120,6 +121,7 @@ class Bench {
         in.tx = prev_[s].tx;
         in.ty = prev_[s].ty;
         in.count = prev_[s].count;
+        in.first = prev_[s].first;
         in.dropped = prev_[s].bs && ((dut_->ev_drop_o >> s) & 1U);
         in.rd = prev_[s].rd;
         in.addr = prev_[s].addr;
@@ -190,6 +192,7 @@ class Bench {
     dut_->cfg_max_lines_i = cfg.max_lines;
     dut_->cfg_entries_i = cfg.entries;
     dut_->cfg_kinds_i = cfg.kinds;
+    dut_->cfg_slots_i = cfg.slots;
     dut_->cfg_window_i = cfg.window;
     dut_->cfg_hit_high_i = cfg.hit_high;
     dut_->cfg_hit_low_i = cfg.hit_low;
@@ -206,10 +209,11 @@ class Bench {
     dut_->frame_end_i = frame_end;
     dut_->slc_hits_i = slc_hits;
     dut_->slc_misses_i = slc_misses;
-    std::uint32_t bsv = 0, tx = 0, ty = 0, cnt = 0, rdv = 0, tags = 0;
+    std::uint32_t bsv = 0, first = 0, tx = 0, ty = 0, cnt = 0, rdv = 0, tags = 0;
     for (unsigned s = 0; s < kSlices; ++s) {
       const SliceIn& i = slice[s];
       bsv |= (i.bs ? 1U : 0U) << s;
+      first |= (i.first ? 1U : 0U) << s;
       tx |= (i.tx & 0x7fU) << (7 * s);
       ty |= (i.ty & 0x7fU) << (7 * s);
       cnt |= (i.count & 0xffU) << (8 * s);
@@ -218,6 +222,7 @@ class Bench {
       dut_->rd_addr_i[s] = i.addr;
     }
     dut_->bs_valid_i = bsv;
+    dut_->bs_first_i = first;
     dut_->bs_tx_i = tx;
     dut_->bs_ty_i = ty;
     dut_->bs_count_i = cnt;
@@ -322,6 +327,7 @@ class Scene {
     c.entries = static_cast<unsigned>(tb::randint(0, 5));
     c.kinds = static_cast<unsigned>(tb::randint(0, 3));
     c.window = static_cast<unsigned>(tb::chance(0.1) ? 0 : tb::randint(1, 12));
+    c.slots = static_cast<unsigned>(tb::randint(0, 3));
   }
 
   // One render pass: batches of bin events and reads on every slice at once.
@@ -345,6 +351,8 @@ class Scene {
     // per slice, the script of this pass: (tile, count, reads) in order
     struct Visit {
       unsigned tx, ty, count;
+      bool first;  // the slice's first bin event of the batch
+      unsigned batch;
       std::vector<std::pair<std::uint32_t, unsigned>> reads;  // {addr, tag}
     };
     std::array<std::deque<Visit>, kSlices> script;
@@ -353,9 +361,11 @@ class Scene {
       for (unsigned ty = 0; ty < ty_n; ++ty) {
         for (unsigned tx = 0; tx < tx_n; ++tx) {
           if (!tb::chance(batch == 0 ? 0.9 : 0.5)) continue;
-          const std::uint64_t key = (std::uint64_t{pass_no} << 32) | (ty << 16) | tx;
+          // every (pass, batch, tile) has its data, drifting from frame to frame: the history
+          // per batch (PF_CFG.slots) finds the same batch's last frame similar
+          const std::uint64_t key = (std::uint64_t{pass_no} << 40) | (std::uint64_t{batch} << 32) | (ty << 16) | tx;
           TileData& d = tiles_[key];
-          if (batch == 0) {
+          {
             if (cut || d.tex == 0) {
               d.count = static_cast<unsigned>(tb::randint(1, 60));
               d.tex = 0x0020'0000U + static_cast<std::uint32_t>(tb::randint(0, 0x3fff)) * 64;
@@ -364,7 +374,9 @@ class Scene {
               d.tex += static_cast<std::uint32_t>(tb::randint(-1, 1)) * 64;
             }
           }
-          Visit v{tx, ty, batch == 0 ? d.count : static_cast<unsigned>(tb::randint(1, 64)), {}};
+          auto& sc = script[(tx + ty) % kSlices];
+          const bool first = sc.empty() || sc.back().batch != batch;
+          Visit v{tx, ty, d.count, first, batch, {}};
           const unsigned n = static_cast<unsigned>(tb::chance(0.1) ? tb::randint(0, 4) : tb::randint(8, 48));
           for (unsigned r = 0; r < n; ++r) {
             if (tb::chance(0.6)) {  // texture around the spot, random order (the source's example)
@@ -378,7 +390,7 @@ class Scene {
               v.reads.push_back({a, static_cast<unsigned>(tb::randint(0, 0x7f))});
             }
           }
-          script[(tx + ty) % kSlices].push_back(std::move(v));
+          sc.push_back(std::move(v));
         }
       }
     }
@@ -398,6 +410,7 @@ class Scene {
           in.tx = v.tx;
           in.ty = v.ty;
           in.count = v.count;
+          in.first = v.first;
           started[s] = true;
           pos[s] = 0;
           if (tb::chance(0.3) && !v.reads.empty()) {  // a read in the event's cycle is the new tile's
@@ -505,13 +518,17 @@ TB_TEST(Vpf_top_n4, random_frames) {
   cov.hit("tile beyond the buffer", cnt.no_room > 0);
   cov.hit("range not tracked", cnt.untracked > 0);
   cov.hit("open tile closed by draining", cnt.closed > 0);
+  cov.hit("similar batch after the first (history per batch)", cnt.similar_later_batch > 0);
+  cov.hit("last frame's line of another batch (slots aliased)", cnt.other_batch > 0);
   dut.log().info("{} cycles, {} frames: similar {}, dissimilar {}, no history {}, prefetches {}, dropped {}, untracked {}, "
                  "no room {}; {}",
                  b.now(), frames, cnt.similar, cnt.dissimilar, cnt.no_history, cnt.requested, cnt.dropped, cnt.untracked,
                  cnt.no_room, cov.report());
   for (const char* c : {"READ", "WRITE", "PREFETCH", "bin event dropped", "threshold raised", "threshold lowered",
                         "similar tile", "dissimilar tile", "tile without history", "tile beyond the buffer",
-                        "range not tracked", "open tile closed by draining"})
+                        "range not tracked", "open tile closed by draining",
+                        "similar batch after the first (history per batch)",
+                        "last frame's line of another batch (slots aliased)"})
     cov.require(c);
 }
 

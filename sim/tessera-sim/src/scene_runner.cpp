@@ -200,7 +200,7 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
       const uint32_t h = screen || it == scene_.scene.targets.end() ? scene_.scene.height : it->second.height;
       tiles += uint64_t{(w + 15) / 16} * ((h + 15) / 16) * runs;
     }
-    pf_history_bytes_ = driver::prefetch_history_bytes(std::clamp<uint64_t>(tiles, 1, 1u << 18));
+    pf_history_bytes_ = driver::prefetch_history_bytes(std::max<uint64_t>(tiles, 1), cfg_.prefetch.history_slots);
     pf_history_addr_ = kmd_->allocate(pf_history_bytes_, 64);
   }
 

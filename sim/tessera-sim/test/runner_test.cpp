@@ -683,36 +683,47 @@ TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
     const PrefetchFrameStats& p = *st.prefetch;
     EXPECT_EQ(p.mode, "adaptive");
     EXPECT_EQ(p.events_dropped, 0u);
-    const uint64_t tiles = 3 * 2;   // 96x64 in 32x32 bins: every tile is rendered
-    EXPECT_EQ(p.tiles_similar + p.tiles_dissimilar + p.tiles_no_history, tiles) << "frame " << f;
+    // with a history line per batch (PF_CFG.slots reset: 16 lines per tile), every bin a slice
+    // renders is one decision
+    uint64_t bins = 0;
+    for (const auto& sl : st.slices) bins += sl.bins;
+    EXPECT_GE(bins, 3u * 2u) << "96x64 in 32x32 bins: every tile is rendered";
+    EXPECT_EQ(p.tiles_similar + p.tiles_dissimilar + p.tiles_no_history, bins) << "frame " << f;
     if (f == 0) {
-      EXPECT_EQ(p.tiles_no_history, tiles);
+      EXPECT_EQ(p.tiles_no_history, bins);
       EXPECT_EQ(p.lines_requested, 0u);
     } else {
-      EXPECT_GE(p.tiles_similar, tiles / 2) << "frame " << f << ": a slow orbit keeps most tiles similar";
+      EXPECT_GE(p.tiles_similar, bins / 2) << "frame " << f << ": a slow orbit keeps most batches similar";
       EXPECT_GT(p.lines_requested, 0u);
       EXPECT_LE(p.lines_filled + p.lines_dropped, p.lines_requested);
     }
   }
-  // The history in GPU memory (spec/layouts.yaml pf_history_line): tile t's line at
-  // history + 64 t. Epochs: 1 at reset, + 2 for SET_PREFETCH, + 1 per FRAME_END, so frame 2
-  // writes epoch 5. A slice writes a tile's line when it moves on to its next tile, so all but
-  // each slice's last tile of frame 2 carry it, with the target's size and the 32x32 bins.
+  // The history in GPU memory (spec/layouts.yaml pf_history_line): batch b of tile t at
+  // history + 64 (16 t + b mod 16). Epochs: 1 at reset, + 2 for SET_PREFETCH, + 1 per
+  // FRAME_END, so frame 2 writes epoch 5. A slice writes a batch's line when it moves on to its
+  // next bin, so all but each slice's last tile of frame 2 have one, with the target's size,
+  // the 32x32 bins and the batch number of its slot.
+  constexpr unsigned kSlots = 1u << (2 * TS_GEOM_PF_CFG_SLOTS_RESET);
   const auto [addr, bytes] = rtl.prefetch_history();
-  ASSERT_GE(bytes, 6u * 64);
-  std::vector<uint8_t> hist(6 * 64);
+  ASSERT_GE(bytes, 6u * kSlots * 64);
+  std::vector<uint8_t> hist(6 * kSlots * 64);
   rtl.device().read_mem(addr, hist);
   unsigned current = 0;
   for (unsigned t = 0; t < 6; ++t) {
-    std::array<uint32_t, 16> w{};
-    std::memcpy(w.data(), &hist[t * 64], 64);
-    const auto line = tessera::layout::PfHistoryLine::unpack(w.data());
-    if (line.epoch != 5) continue;
-    ++current;
-    EXPECT_EQ(line.width, 96u) << "tile " << t;
-    EXPECT_EQ(line.height, 64u) << "tile " << t;
-    EXPECT_EQ(line.bin_size, TS_BIN_SIZE_PX32) << "tile " << t;
-    EXPECT_GT(line.count, 0u) << "tile " << t;
+    unsigned lines = 0;
+    for (unsigned b = 0; b < kSlots; ++b) {
+      std::array<uint32_t, 16> w{};
+      std::memcpy(w.data(), &hist[(t * kSlots + b) * 64], 64);
+      const auto line = tessera::layout::PfHistoryLine::unpack(w.data());
+      if (line.epoch != 5) continue;
+      ++lines;
+      EXPECT_EQ(line.batch % kSlots, b) << "tile " << t;
+      EXPECT_EQ(line.width, 96u) << "tile " << t;
+      EXPECT_EQ(line.height, 64u) << "tile " << t;
+      EXPECT_EQ(line.bin_size, TS_BIN_SIZE_PX32) << "tile " << t;
+      EXPECT_GT(line.count, 0u) << "tile " << t;
+    }
+    current += lines > 0;
   }
-  EXPECT_GE(current, 6u - 2u) << "tiles whose line frame 2 wrote";
+  EXPECT_GE(current, 6u - 2u) << "tiles with a line frame 2 wrote";
 }

@@ -4,6 +4,7 @@
 // Every field position, reset and enum value comes from the generated tessera_spec.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -28,6 +29,9 @@ struct PrefetchConfig {
   uint32_t max_lines = TS_GEOM_PF_CFG_MAX_LINES_RESET;   // PREFETCHes per tile, 1..256 (256 is written as 0)
   uint32_t entries = TS_GEOM_PF_CFG_ENTRIES_RESET;       // history entries per kind, 1..4
   uint32_t kinds = TS_GEOM_PF_CFG_KINDS_RESET;           // bit 0 texture, bit 1 target
+  // history lines per tile: 1 (one for the frame, prefetched at the tile's first batch) or 4, 16,
+  // 64 (one per batch of the slice, mod this; docs/prefetcher.md "History per batch")
+  uint32_t history_slots = 1u << (2 * TS_GEOM_PF_CFG_SLOTS_RESET);
   uint32_t window_lines = TS_GEOM_PF_CFG_WINDOW_RESET;   // tracking window, 0..255 lines
   uint32_t hit_high = TS_GEOM_PF_ADAPT_HIT_HIGH_RESET;   // percent, 0..100
   uint32_t hit_low = TS_GEOM_PF_ADAPT_HIT_LOW_RESET;     // percent, 0..100, at most hit_high
@@ -37,10 +41,10 @@ struct PrefetchConfig {
 // Every field in its register's range (DriverError naming the first that is not).
 void check_prefetch_config(const PrefetchConfig& c);
 
-// The history buffer a frame of `tiles` tiles needs (64 bytes per tile of the frame's render
-// passes).
-inline uint32_t prefetch_history_bytes(uint64_t tiles) {
-  return static_cast<uint32_t>(tiles * 64);
+// The history buffer a frame of `tiles` tiles needs: 64 bytes per tile of the frame's render
+// passes and history slot, at most `cap` bytes (tiles beyond the buffer are not tracked).
+inline uint32_t prefetch_history_bytes(uint64_t tiles, uint32_t history_slots, uint32_t cap = 4u << 20) {
+  return static_cast<uint32_t>(std::min<uint64_t>(tiles * history_slots * 64, cap));
 }
 
 // GEOM.PF_STATUS and the PF_* counters (wrapping 32-bit values, like SlcCounters).

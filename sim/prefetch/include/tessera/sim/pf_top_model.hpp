@@ -29,6 +29,7 @@ namespace tessera::sim {
 // GEOM.PF_CFG and PF_ADAPT (spec/registers/geom.yaml).
 struct PfConfig {
   unsigned threshold = 8, max_lines = 128, entries = 4, kinds = 3, window = 8;
+  unsigned slots = 2;  // 4^slots history lines per tile
   unsigned hit_high = 75, hit_low = 50;
 };
 
@@ -44,6 +45,9 @@ struct PfCounters {
   std::uint64_t similar = 0, dissimilar = 0, no_history = 0, requested = 0, dropped = 0,
                 untracked = 0, no_room = 0;
   std::uint64_t closed = 0;  // open tiles closed by draining (the model's own count, no RTL counter)
+  // the model's own counts for coverage: similar lines of a batch after the slice's first (history
+  // per batch), and last frame's lines of the same slot left by another batch number (slots aliased)
+  std::uint64_t similar_later_batch = 0, other_batch = 0;
 };
 
 class PfTopModel {
@@ -74,7 +78,10 @@ class PfTopModel {
     pass_base_ = 0;
     hits_ = hits;
     misses_ = misses;
-    for (auto& s : sl_) s.open = false;
+    for (auto& s : sl_) {
+      s.open = false;
+      s.bn = 0xff;
+    }
   }
   void bin_size(unsigned b) { bin_ = b & 3; }
   void pass_begin(unsigned width, unsigned height, const PfConfig& cfg) {
@@ -97,6 +104,7 @@ class PfTopModel {
       else if (up) ++thr_;
     }
     epoch_ = static_cast<std::uint16_t>(epoch_ + 1);
+    for (auto& s : sl_) s.bn = 0xff;
     pass_open_ = false;
     pass_base_ = 0;
     hits_ = hits;
@@ -106,6 +114,7 @@ class PfTopModel {
   // ---- per slice and cycle: a bin event and/or an accepted READ (tag bit 7: FS texel read) -------
   struct CycleIn {
     bool bs = false;
+    bool first = false;  // the event is its batch's first (the raster slice's bs_first_o)
     unsigned tx = 0, ty = 0, count = 0;
     bool dropped = false;  // the RTL's ev_drop_o for this event
     bool rd = false;
@@ -116,9 +125,16 @@ class PfTopModel {
     if (mode_ == kOff) return;
     Slice& sl = sl_[s];
     if (in.bs) {
-      const std::uint32_t t_idx =
+      // the slice's batch number, the tile's number in the frame and its line (tile x S + batch
+      // mod S)
+      const unsigned bn = in.first ? ((sl.bn + 1) & 0xff) : sl.bn;
+      sl.bn = bn;
+      const std::uint32_t tile =
           (pass_base_ + ((in.ty & 0x7f) * tx_n_ & 0xffff) + (in.tx & 0x7f)) & ((1U << kIdxW) - 1);
-      const bool t_in = pass_open_ && (in.tx & 0x7f) < tx_n_ && (in.ty & 0x7f) < ty_n_ && t_idx < lines_;
+      const unsigned sh = 2 * c_slots_;
+      const std::uint32_t line = (tile << sh) | (bn & ((1U << sh) - 1));
+      const std::uint32_t t_idx = line & ((1U << kIdxW) - 1);
+      const bool t_in = pass_open_ && (in.tx & 0x7f) < tx_n_ && (in.ty & 0x7f) < ty_n_ && line < lines_;
       counters_.no_room += !t_in;
       if (sl.open || t_in) {
         if (in.dropped) {
@@ -131,6 +147,7 @@ class PfTopModel {
           j.p_ranges = sl.trk.ranges();
           j.t_valid = t_in;
           j.t_idx = t_idx;
+          j.t_batch = c_slots_ == 0 ? 0 : bn;
           j.t_count = in.count & 0xff;
           j.epoch = epoch_;
           j.threshold = mode_ == kAdaptive ? thr_ : c_thr_;
@@ -218,6 +235,7 @@ class PfTopModel {
     std::vector<PfRange> p_ranges;
     bool t_valid = false;
     std::uint32_t t_idx = 0;
+    unsigned t_batch = 0;
     unsigned t_count = 0;
     std::uint16_t epoch = 0;
     unsigned threshold = 0, window = 0, entries = 1, kinds = 0, max_lines = 1;
@@ -227,6 +245,7 @@ class PfTopModel {
     PfTrackerModel trk{kKinds, kKMax};
     bool open = false;
     std::uint32_t open_idx = 0;
+    unsigned bn = 0xff;  // the batch number of the last bin event in this frame
     Line line{};  // the line of the tile the slice is on, as the engine holds it
     std::deque<Job> jobs;
     std::deque<PfRequest> out;
@@ -239,6 +258,7 @@ class PfTopModel {
     c_ent_ = e == 0 ? 1 : (e > kKMax ? kKMax : e);
     c_kinds_ = cfg.kinds & 3;
     c_max_ = (cfg.max_lines & 0xff) == 0 ? 256 : (cfg.max_lines & 0xff);
+    c_slots_ = cfg.slots & 3;
   }
   unsigned tiles(unsigned px) const { return ((px + (16U << bin_) - 1) >> (4 + bin_)) & 0xff; }
 
@@ -298,8 +318,9 @@ class PfTopModel {
     const std::uint32_t a = base_ + (j.t_idx << 6);
     sl.out.push_back(PfRequest{PfRequest::kRead, a, {}});
     const Line rl = mem(a);
-    const bool same = get(rl, Pos::width) == j.width && get(rl, Pos::height) == j.height &&
-                      get(rl, Pos::bin_size) == j.bin;
+    const bool same_tgt = get(rl, Pos::width) == j.width && get(rl, Pos::height) == j.height &&
+                          get(rl, Pos::bin_size) == j.bin;
+    const bool same = same_tgt && get(rl, Pos::batch) == j.t_batch;
     const auto ep = static_cast<std::uint16_t>(get(rl, Pos::epoch));
     if (same && ep == j.epoch) {
       sl.line = rl;
@@ -311,7 +332,9 @@ class PfTopModel {
     put(fresh, Pos::height, j.height);
     put(fresh, Pos::bin_size, j.bin);
     put(fresh, Pos::count, j.t_count);
+    put(fresh, Pos::batch, j.t_batch);
     sl.line = fresh;
+    counters_.other_batch += same_tgt && !same && ep == static_cast<std::uint16_t>(j.epoch - 1);
     if (!same || ep != static_cast<std::uint16_t>(j.epoch - 1)) {
       ++counters_.no_history;
       return;
@@ -323,6 +346,7 @@ class PfTopModel {
       return;
     }
     ++counters_.similar;
+    counters_.similar_later_batch += j.t_batch != 0;
     unsigned n = 0;
     for (unsigned i = 0; i < kKinds * kKMax && n < j.max_lines; ++i) {
       const PfRange r = entry(rl, i);
@@ -344,7 +368,7 @@ class PfTopModel {
   unsigned thr_ = 0, bin_ = 1, pw_ = 0, ph_ = 0, tx_n_ = 0, ty_n_ = 0;
   bool pass_open_ = false;
   std::uint32_t pass_base_ = 0, hits_ = 0, misses_ = 0;
-  unsigned c_thr_ = 0, c_win_ = 0, c_ent_ = 1, c_kinds_ = 0, c_max_ = 1;
+  unsigned c_thr_ = 0, c_win_ = 0, c_ent_ = 1, c_kinds_ = 0, c_max_ = 1, c_slots_ = 0;
 };
 
 }  // namespace tessera::sim
