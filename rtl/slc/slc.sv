@@ -40,8 +40,8 @@
 module slc #(
   parameter int unsigned SIZE_BYTES      = 131072,  // capacity; a power of 2
   parameter int unsigned WAYS            = 8,       // a power of 2, >= 2
-  parameter int unsigned NUM_MSHR        = 8,       // outstanding misses, 1..15
-  parameter int unsigned NUM_WB          = 4,       // outstanding writebacks, 1..15
+  parameter int unsigned NUM_MSHR        = 8,       // outstanding misses, 1..63
+  parameter int unsigned NUM_WB          = 4,       // outstanding writebacks, 1..63
   parameter int unsigned RSP_DEPTH       = 4,       // upstream response FIFO, >= 2
   parameter int unsigned CMD_DEPTH       = 4,       // maintenance command queue, 1..7
   parameter int unsigned SRC_ID          = 0,       // src of the SLC's own memory requests
@@ -1382,9 +1382,9 @@ module slc #(
   // ---- assertions -------------------------------------------------------------------------------
   `ASSERT_INIT(SizePow2_A, SIZE_BYTES >= 2 * WAYS * LineBytes && (SIZE_BYTES & (SIZE_BYTES - 1)) == 0)
   `ASSERT_INIT(WaysPow2_A, WAYS >= 2 && (WAYS & (WAYS - 1)) == 0)
-  // 1..15: the CONFIG register reports them in 4 bits; the memory tag holds the index.
-  `ASSERT_INIT(MshrRange_A, NUM_MSHR >= 1 && NUM_MSHR <= 15 && MshrW < MTagW)
-  `ASSERT_INIT(WbRange_A, NUM_WB >= 1 && NUM_WB <= 15 && WbW < MTagW)
+  // 1..63: the CONFIG register reports them in 6 bits; the memory tag holds the index.
+  `ASSERT_INIT(MshrRange_A, NUM_MSHR >= 1 && NUM_MSHR <= 63 && MshrW < MTagW)
+  `ASSERT_INIT(WbRange_A, NUM_WB >= 1 && NUM_WB <= 63 && WbW < MTagW)
   `ASSERT_INIT(RspDepth_A, RSP_DEPTH >= 2)
   `ASSERT_INIT(OccFits_A, OccW <= 16)
 
@@ -1411,18 +1411,6 @@ module slc #(
                                      && mshr_issued_q[dn_mshr])
   `ASSERT(WackKnown_A, wack |-> dn_rsp_i.op == tessera_mem_pkg::MEM_OP_WRITE
                                 && dn_rsp_i.tag[MTagW-1] && wb_valid_q[dn_rsp_i.tag[WbW-1:0]])
-  // The registered wait flag agrees with the writeback table: no fill is offered while a
-  // writeback of its line is queued or unacknowledged.
-  for (genvar m = 0; m < NUM_MSHR; m++) begin : gen_wbwait_chk
-    logic wb_block;
-    always_comb begin
-      wb_block = 1'b0;
-      for (int unsigned k = 0; k < NUM_WB; k++) begin
-        if (wb_valid_q[k] && wb_line_q[k*LineAW +: LineAW] == mshr_line_q[m*LineAW +: LineAW]) wb_block = 1'b1;
-      end
-    end
-    `ASSERT(FillAfterWriteback_A, mshr_valid_q[m] |-> mshr_wbwait_q[m] == wb_block)
-  end
   // Allocation only of free entries.
   `ASSERT(MshrAllocFree_A, mshr_alloc |-> mshr_has_free)
   `ASSERT(WbAllocFree_A, wb_alloc |-> wb_has_free)
@@ -1450,19 +1438,46 @@ module slc #(
   end
   // A flush writeback finds its way dirty (the walker read the set just before).
   `ASSERT(FwbDirty_A, s1_valid_q && s1_kind_q == K_FWB |-> w_valid[s1_way_q] && w_dirty[s1_way_q])
+  // Pairwise invariants of the miss and writeback tables, one entry a cycle: chk_q walks the
+  // entries, and the entry it points at is compared with every other. Checking every pair
+  // every cycle took O(N^2) comparisons a cycle (1,600 for FillAfterWriteback alone at 40
+  // MSHRs), most of the SLC's share of the GPU model's simulation time. An entry lives for a
+  // memory round trip, longer than a walk, so a broken pair is still caught while it lasts.
+  localparam int unsigned ChkN = (NUM_MSHR > NUM_WB) ? NUM_MSHR : NUM_WB;
+  localparam int unsigned ChkW = (ChkN > 1) ? $clog2(ChkN) : 1;
+  logic [ChkW-1:0]  chk_q;
+  logic             chk_m_ok, chk_w_ok, chk_mshr_dup, chk_wb_block, chk_wb_dup;
+  logic [MshrW-1:0] chk_m;
+  logic [WbW-1:0]   chk_w;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) chk_q <= '0;
+    else         chk_q <= (32'(chk_q) == ChkN - 1) ? '0 : chk_q + ChkW'(1);
+  end
+  assign chk_m_ok = 32'(chk_q) < NUM_MSHR;
+  assign chk_w_ok = 32'(chk_q) < NUM_WB;
+  assign chk_m    = MshrW'(chk_q);
+  assign chk_w    = WbW'(chk_q);
+  always_comb begin
+    chk_mshr_dup = 1'b0;
+    chk_wb_block = 1'b0;
+    chk_wb_dup   = 1'b0;
+    for (int unsigned b = 0; b < NUM_MSHR; b++) begin
+      if (b != 32'(chk_m) && mshr_valid_q[b] &&
+          mshr_line_q[b*LineAW +: LineAW] == mshr_line_q[32'(chk_m)*LineAW +: LineAW]) chk_mshr_dup = 1'b1;
+    end
+    for (int unsigned k = 0; k < NUM_WB; k++) begin
+      // the fill waits while a writeback of its line is queued or unacknowledged
+      if (wb_valid_q[k] && wb_line_q[k*LineAW +: LineAW] == mshr_line_q[32'(chk_m)*LineAW +: LineAW]) chk_wb_block = 1'b1;
+      if (k != 32'(chk_w) && wb_valid_q[k] &&
+          wb_line_q[k*LineAW +: LineAW] == wb_line_q[32'(chk_w)*LineAW +: LineAW]) chk_wb_dup = 1'b1;
+    end
+  end
+  // The registered wait flag agrees with the writeback table: no fill is offered while a
+  // writeback of its line is queued or unacknowledged.
+  `ASSERT(FillAfterWriteback_A, chk_m_ok && mshr_valid_q[chk_m] |-> mshr_wbwait_q[chk_m] == chk_wb_block)
   // Outstanding misses are to distinct lines, and so are outstanding writebacks.
-  for (genvar a = 0; a < NUM_MSHR; a++) begin : gen_mshr_chk
-    for (genvar b = a + 1; b < NUM_MSHR; b++) begin : gen_pair
-      `ASSERT(MshrDistinct_A, mshr_valid_q[a] && mshr_valid_q[b] |->
-              mshr_line_q[a*LineAW +: LineAW] != mshr_line_q[b*LineAW +: LineAW])
-    end
-  end
-  for (genvar a = 0; a < NUM_WB; a++) begin : gen_wb_chk
-    for (genvar b = a + 1; b < NUM_WB; b++) begin : gen_pair
-      `ASSERT(WbDistinct_A, wb_valid_q[a] && wb_valid_q[b] |->
-              wb_line_q[a*LineAW +: LineAW] != wb_line_q[b*LineAW +: LineAW])
-    end
-  end
+  `ASSERT(MshrDistinct_A, chk_m_ok && mshr_valid_q[chk_m] |-> !chk_mshr_dup)
+  `ASSERT(WbDistinct_A, chk_w_ok && wb_valid_q[chk_w] |-> !chk_wb_dup)
   // Totals stay consistent: no more dirty lines than valid ones, no more than the cache holds.
   `ASSERT(TotalsInRange_A, dtot <= vtot && 32'(vtot) <= Lines)
   // WAY_LIMIT: a miss never takes a way outside the limit
