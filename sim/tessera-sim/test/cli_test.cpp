@@ -268,6 +268,9 @@ TEST(Cli, BadInputIsRejectedClearly) {
       {"tess-stage slots out of range", "--tess-stage slots=40", "",
        "tessellation slots 40 outside 2..16 (GEOM.TESS_SHADER.slots)"},
       {"tess-stage DS latency out of range", "--tess-stage ds_wave=5000", "", "DS latency per wave 5000 outside 0..4095"},
+      {"prefetch-tune unknown key", "--prefetch on --prefetch-tune slots=16,ways=2", "", "--prefetch-tune: unknown key 'ways'"},
+      {"prefetch-tune slots not a power of 4", "--prefetch on --prefetch-tune slots=8", "",
+       "--prefetch-tune 'slots=8': prefetcher: history_slots = 8 is not 1, 4, 16 or 64"},
   };
   for (const Bad& c : cases) {
     const fs::path out = d / "out";
