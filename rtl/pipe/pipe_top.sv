@@ -332,6 +332,8 @@ module pipe_top #(
       .cyc_idle_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_IDLE_CYCLES_LSB +: 32]),
       .cyc_input_wait_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_INPUT_WAIT_CYCLES_LSB +: 32]),
       .cyc_memory_wait_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_MEMORY_WAIT_CYCLES_LSB +: 32]),
+      .cyc_texel_wait_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_TEXEL_WAIT_CYCLES_LSB +: 32]),
+      .cyc_load_wait_o(stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LOAD_WAIT_CYCLES_LSB +: 32]),
       .cyc_clear_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_CLEAR_CYCLES_LSB +: 32]),
       .cyc_load_o    (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_LOAD_CYCLES_LSB +: 32]),
       .cyc_setup_o   (stat_o[s*StatW + tessera_spec_pkg::TS_SLICE_STATS_SETUP_CYCLES_LSB +: 32]),

@@ -90,6 +90,8 @@ module raster_slice #(
   output logic [31:0]                 cyc_idle_o,
   output logic [31:0]                 cyc_input_wait_o,
   output logic [31:0]                 cyc_memory_wait_o,
+  output logic [31:0]                 cyc_texel_wait_o,   // of memory_wait: the FS held for a texel line
+  output logic [31:0]                 cyc_load_wait_o,    // of memory_wait: a tile load waited
   output logic [31:0]                 cyc_clear_o,
   output logic [31:0]                 cyc_load_o,
   output logic [31:0]                 cyc_setup_o,
@@ -904,6 +906,7 @@ module raster_slice #(
   logic [2:0]  qpop;
   logic [31:0] y_load_q, y_setup_q, y_rast_q, y_store_q;
   logic [31:0] y_idle_q, y_inwait_q, y_memwait_q, y_clear_q;
+  logic [31:0] y_texwait_q, y_ldwait_q;   // memory waits on the read side, by cause
 
   // ---- where the cycles go: one activity per cycle -----------------------------------------
   // The raster side's work counts first (setup, raster); a cycle it is idle goes to the line
@@ -913,10 +916,15 @@ module raster_slice #(
   // With double-buffered tiles, loads and stores hidden under the raster are not counted.
   // A texel miss holds the FS (and so the raster) until its line arrives: a memory wait too
   // (the tile prefetcher's figure, issue 19: the cycles the slices stall on memory).
+  // Which memory waits are reads (what a prefetch can shorten): the FS's texel misses and the
+  // tile loads; the rest are the write side (stores, flushes, clears the port does not take,
+  // the drain's write acknowledgements).
   tessera_raster_pkg::act_e act;
   logic                     mem_stall;
+  logic                     load_wait;
   assign mem_stall = mem_req_valid_o && !mem_req_ready_i;
   always_comb begin
+    load_wait = 1'b0;
     if (fs_miss_wait) begin
       act = tessera_raster_pkg::ACT_MEMORY_WAIT;
     end else if (rs_q == R_GRAS || (dr_q && rs_q == R_IDLE)) begin
@@ -927,8 +935,8 @@ module raster_slice #(
     end else if (ebusy_q) begin
       unique case (emode_q)
         tessera_raster_pkg::TE_LOAD: begin
-          if (mem_stall || !(e_fire || e_rsp || e_fill_we)) act = tessera_raster_pkg::ACT_MEMORY_WAIT;
-          else                                              act = tessera_raster_pkg::ACT_LOAD;
+          load_wait = mem_stall || !(e_fire || e_rsp || e_fill_we);
+          act = load_wait ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_LOAD;
         end
         tessera_raster_pkg::TE_STORE, tessera_raster_pkg::TE_FLUSH:
           act = mem_stall ? tessera_raster_pkg::ACT_MEMORY_WAIT : tessera_raster_pkg::ACT_STORE;
@@ -936,6 +944,7 @@ module raster_slice #(
       endcase
     end else if (e_tail) begin
       // a load's last lines arrive with no engine job: as in the load itself
+      load_wait = !e_rsp;
       act = e_rsp ? tessera_raster_pkg::ACT_LOAD : tessera_raster_pkg::ACT_MEMORY_WAIT;
     end else begin
       unique case (st_q)
@@ -989,6 +998,7 @@ module raster_slice #(
       c_hidden_q <= '0;
       y_load_q <= '0;  y_setup_q <= '0;  y_rast_q <= '0;  y_store_q <= '0;
       y_idle_q <= '0;  y_inwait_q <= '0;  y_memwait_q <= '0;  y_clear_q <= '0;
+      y_texwait_q <= '0;  y_ldwait_q <= '0;
     end else begin
       fc_pc_q <= fc_pc_d;
       fc_pd_q <= fc_pd_d;
@@ -1007,6 +1017,8 @@ module raster_slice #(
         tessera_raster_pkg::ACT_RASTER:      y_rast_q    <= y_rast_q + 32'd1;
         default:                             y_store_q   <= y_store_q + 32'd1;
       endcase
+      if (fs_miss_wait) y_texwait_q <= y_texwait_q + 32'd1;
+      if (load_wait)    y_ldwait_q  <= y_ldwait_q + 32'd1;
       st_q <= st_d;  done_q <= done_d;
       rs_q <= rs_d;
       rb_q <= rb_d;
@@ -1072,6 +1084,8 @@ module raster_slice #(
   assign cyc_idle_o = y_idle_q;
   assign cyc_input_wait_o = y_inwait_q;
   assign cyc_memory_wait_o = y_memwait_q;
+  assign cyc_texel_wait_o = y_texwait_q;
+  assign cyc_load_wait_o  = y_ldwait_q;
   assign cyc_clear_o = y_clear_q;
   assign cyc_load_o  = y_load_q;   assign cyc_setup_o = y_setup_q;
   assign cyc_raster_o = y_rast_q;  assign cyc_store_o = y_store_q;
@@ -1126,5 +1140,8 @@ module raster_slice #(
   `ASSERT(OneStoreWaiting_A, dr_q && !dr_d |-> !sp_q)
   // the raster side reads a setup record only once the binner has written it
   `ASSERT(SetupReadReady_A, sr_re |-> sr_ready)
+  // a read wait by cause is a memory wait, and has one cause
+  `ASSERT(ReadWaitIsMemoryWait_A, fs_miss_wait || load_wait |-> act == tessera_raster_pkg::ACT_MEMORY_WAIT)
+  `ASSERT(OneReadWaitCause_A, !(fs_miss_wait && load_wait))
 
 endmodule

@@ -49,6 +49,14 @@ json slice_cycles_json(const SliceFrameStats& f) {
   return c;
 }
 
+// The slice's memory waits (cycles.memory_wait) by cause: the read waits a prefetch can shorten
+// (texel misses, tile loads) and the rest, the write side.
+json memory_wait_causes_json(const SliceFrameStats& f) {
+  const uint64_t reads = f.texel_wait_cycles + f.load_wait_cycles;
+  return json{{"texel", f.texel_wait_cycles}, {"tile_load", f.load_wait_cycles},
+              {"write_side", f.cycles[2] - std::min(f.cycles[2], reads)}};
+}
+
 
 const std::string kSourceDir = TESSERA_SOURCE_DIR;
 
@@ -527,7 +535,8 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                             {"gmem_line_reads", f.gmem_reads},
                             {"gmem_line_writes", f.gmem_writes},
                             {"busy_cycles", f.busy_cycles},
-                            {"cycles", slice_cycles_json(f)}});
+                            {"cycles", slice_cycles_json(f)},
+                            {"memory_wait_causes", memory_wait_causes_json(f)}});
     } else {
       // Not measured by this backend (the reference renders all slices as one): every key,
       // each null, so the two backends' files have the same shape.
@@ -540,6 +549,7 @@ json frame_json(const FrameStats& st, const RunArgs& a, const EnergyConfig& ecfg
                             "gmem_line_writes", "busy_cycles"})
         x[k] = nullptr;
       x["cycles"] = c;
+      x["memory_wait_causes"] = json{{"texel", nullptr}, {"tile_load", nullptr}, {"write_side", nullptr}};
       slices.push_back(x);
     }
   }
@@ -698,6 +708,8 @@ void add(FrameStats& s, const FrameStats& f) {
     t.quads_hidden += x.quads_hidden;
     t.gmem_reads += x.gmem_reads;
     t.gmem_writes += x.gmem_writes;
+    t.texel_wait_cycles += x.texel_wait_cycles;
+    t.load_wait_cycles += x.load_wait_cycles;
     t.busy_cycles += x.busy_cycles;
     for (std::size_t a = 0; a < x.cycles.size(); ++a) t.cycles[a] += x.cycles[a];
   }
@@ -1364,17 +1376,25 @@ int cmd_bench(const BenchArgs& b) {
                   "", si(tpatch).c_str(), si(ttg).c_str(), si(ttri).c_str(), si(hs_stall).c_str(), si(ds_stall).c_str(),
                   hs_lat);
     // The tile prefetcher (issue 19): its figures, against the same configuration without it.
-    uint64_t mem_wait = 0;
-    for (const auto& sl : t.slices) mem_wait += sl.cycles[2];   // kSliceActivities[2]: memory_wait
+    uint64_t mem_wait = 0, tex_wait = 0, load_wait = 0;
+    for (const auto& sl : t.slices) {
+      mem_wait += sl.cycles[2];   // kSliceActivities[2]: memory_wait
+      tex_wait += sl.texel_wait_cycles;
+      load_wait += sl.load_wait_cycles;
+    }
     if (p.prefetch == "off") no_prefetch[p.without_prefetch()] = t;
     const auto off = no_prefetch.find(p.without_prefetch());
     json pf_row = nullptr;
     if (p.prefetch != "off" && t.prefetch) {
       const PrefetchFrameStats& q = *t.prefetch;
       const bool has_off = off != no_prefetch.end() && off->second.slc;
-      uint64_t wait_off = 0;
+      uint64_t wait_off = 0, tex_off = 0, load_off = 0;
       if (has_off)
-        for (const auto& sl : off->second.slices) wait_off += sl.cycles[2];
+        for (const auto& sl : off->second.slices) {
+          wait_off += sl.cycles[2];
+          tex_off += sl.texel_wait_cycles;
+          load_off += sl.load_wait_cycles;
+        }
       const std::optional<std::pair<uint64_t, uint64_t>> misses =
           has_off && t.slc ? std::optional(std::pair{off->second.slc->misses, t.slc->misses}) : std::nullopt;
       pf_row = prefetch_json(t.prefetch, misses);
@@ -1397,11 +1417,21 @@ int cmd_bench(const BenchArgs& b) {
                     si(static_cast<double>(misses->second)).c_str(),
                     misses->first ? 100.0 * (static_cast<double>(misses->first) - misses->second) / misses->first : 0.0,
                     ((rd >= rd_off ? "+" : "-") + si(std::abs(rd - rd_off))).c_str());
+        // The same by cause: the read waits a prefetch can shorten, and the write side's.
+        auto per_frame = [&](uint64_t v) { return si(static_cast<double>(v) / b.frames); };
+        std::printf("%-44s   memory waits by cause, off -> on: texel %s -> %s, tile load %s -> %s, write side %s -> %s\n",
+                    "", per_frame(tex_off).c_str(), per_frame(tex_wait).c_str(), per_frame(load_off).c_str(),
+                    per_frame(load_wait).c_str(), per_frame(wait_off - std::min(wait_off, tex_off + load_off)).c_str(),
+                    per_frame(mem_wait - std::min(mem_wait, tex_wait + load_wait)).c_str());
         pf_row["memory_wait_cycles_per_frame_off"] = static_cast<double>(wait_off) / b.frames;
+        pf_row["texel_wait_cycles_per_frame_off"] = static_cast<double>(tex_off) / b.frames;
+        pf_row["load_wait_cycles_per_frame_off"] = static_cast<double>(load_off) / b.frames;
         pf_row["cycles_per_frame_off"] = cyc_off;
         pf_row["dram_read_bytes_per_frame_off"] = rd_off;
       }
       pf_row["memory_wait_cycles_per_frame"] = static_cast<double>(mem_wait) / b.frames;
+      pf_row["texel_wait_cycles_per_frame"] = static_cast<double>(tex_wait) / b.frames;
+      pf_row["load_wait_cycles_per_frame"] = static_cast<double>(load_wait) / b.frames;
     }
     std::fflush(stdout);
     auto opt = [&](double v) { return has_base ? json(v) : json(nullptr); };

@@ -544,6 +544,8 @@ FrameStats SceneRunner::run_frame(uint32_t frame) {
       f.quads_hidden = d(SliceStats::kQuadsHidden);
       f.gmem_reads = d(SliceStats::kGmemReads);
       f.gmem_writes = d(SliceStats::kGmemWrites);
+      f.texel_wait_cycles = d(SliceStats::kTexelWaitCycles);
+      f.load_wait_cycles = d(SliceStats::kLoadWaitCycles);
       for (std::size_t a = 0; a < kSliceActivities.size(); ++a) f.cycles[a] = d(SliceStats::kActivities[a].word);
       // The host's vertex and index uploads happen before the submission, with the GPU idle;
       // the frame's cycles leave them out, so its idle cycles do too.

@@ -303,7 +303,7 @@ TEST(Cli, RtlPicturesEqualTheReferencePictures) {
   EXPECT_EQ(j["run"]["renderer"], "rtl");
   const auto& sl = j["total"]["slices"];
   ASSERT_EQ(sl.size(), 2u);
-  uint64_t frags = 0, busy = 0;
+  uint64_t frags = 0, busy = 0, texel_wait = 0, load_wait = 0;
   for (const auto& s : sl) {
     frags += s["fragments"].get<uint64_t>();
     busy = std::max(busy, s["busy_cycles"].get<uint64_t>());
@@ -314,7 +314,17 @@ TEST(Cli, RtlPicturesEqualTheReferencePictures) {
       sum += s["cycles"][k].get<uint64_t>();
     }
     EXPECT_EQ(sum, j["total"]["cycles"].get<uint64_t>());
+    // slices[k].memory_wait_causes: the memory waits split into read and write causes.
+    const auto& mw = s["memory_wait_causes"];
+    EXPECT_EQ(mw["texel"].get<uint64_t>() + mw["tile_load"].get<uint64_t>() + mw["write_side"].get<uint64_t>(),
+              s["cycles"]["memory_wait"].get<uint64_t>())
+        << s.dump();
+    texel_wait += mw["texel"].get<uint64_t>();
+    load_wait += mw["tile_load"].get<uint64_t>();
   }
+  // the demo textures its geometry and loads tiles between batches: both read causes occur
+  EXPECT_GT(texel_wait, 0u);
+  EXPECT_GT(load_wait, 0u);
   EXPECT_GT(frags, 64u * 48u);  // the screen is covered, with overdraw
   EXPECT_LE(busy, j["total"]["cycles"].get<uint64_t>());
   EXPECT_TRUE(j["total"]["energy"]["missing_terms"].empty()) << j["total"]["energy"].dump();

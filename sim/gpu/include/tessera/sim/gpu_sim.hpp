@@ -70,6 +70,8 @@ struct SliceStats {
     kQuadsHidden = Layout::Pos::quads_hidden.lsb / 32,
     kGmemReads = Layout::Pos::gmem_reads.lsb / 32,
     kGmemWrites = Layout::Pos::gmem_writes.lsb / 32,
+    kTexelWaitCycles = Layout::Pos::texel_wait_cycles.lsb / 32,   // of memory_wait: texel misses
+    kLoadWaitCycles = Layout::Pos::load_wait_cycles.lsb / 32,     // of memory_wait: tile loads
   };
   // The eight activity counters: exactly one advances per cycle (tessera_raster_pkg::act_e),
   // so they add up to the cycles elapsed. In the order of act_e.
@@ -83,7 +85,7 @@ struct SliceStats {
       {kRasterCycles, "raster"}, {kStoreCycles, "store"}};
   // Counters that advance with time rather than with work done: the activities and busy.
   static constexpr bool is_cycle_counter(unsigned w) {
-    if (w == kBusyCycles) return true;
+    if (w == kBusyCycles || w == kTexelWaitCycles || w == kLoadWaitCycles) return true;
     for (const Activity& a : kActivities)
       if (a.word == w) return true;
     return false;

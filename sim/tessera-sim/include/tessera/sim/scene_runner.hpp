@@ -104,6 +104,9 @@ struct SliceFrameStats {
   uint64_t gmem_reads = 0, gmem_writes = 0;   // GMEM lines read, written (two-level binning)
   uint64_t busy_cycles = 0;     // doing work: clear + load + setup + raster + store
   std::array<uint64_t, kSliceActivities.size()> cycles{};  // per kSliceActivities entry
+  // The memory waits (cycles[2]) by cause: the FS held for a texel line, a tile load waited;
+  // the rest are write-side waits (stores, flushes, clears, the drain's acknowledgements).
+  uint64_t texel_wait_cycles = 0, load_wait_cycles = 0;
 };
 
 // One draw of the frame as the host planned it and the pipeline received it.
