@@ -279,20 +279,23 @@ TEST(GeneratedLayouts, VertexMatchesTheGeomVertexRegistersAndSignExtends) {
   EXPECT_EQ(tessera::layout::Svtx::unpack(sw.data()).x, -(1 << 19));
 }
 
-TEST(GeneratedLayouts, StatisticsBlockIsTwentyNineWordsInOrder) {
+TEST(GeneratedLayouts, StatisticsBlockIsThirtyOneWordsInOrder) {
   using tessera::layout::SliceStats;
-  static_assert(SliceStats::kWords == 29);
+  static_assert(SliceStats::kWords == 31);
   static_assert(SliceStats::Pos::tris.lsb == 0 && SliceStats::Pos::bins_rendered.lsb == 32 && SliceStats::Pos::busy_cycles.lsb == 14 * 32);
   static_assert(SliceStats::Pos::geom_tris.lsb == 15 * 32 && SliceStats::Pos::cche_fills.lsb == 19 * 32);
   static_assert(SliceStats::Pos::idle_cycles.lsb == 20 * 32 && SliceStats::Pos::clear_cycles.lsb == 23 * 32);
   static_assert(SliceStats::Pos::lrz_rejected_blocks.lsb == 24 * 32 && SliceStats::Pos::lrz_rejected_quads.lsb == 25 * 32);
-  std::uint32_t words[29];
-  for (unsigned i = 0; i < 29; ++i) words[i] = 1000 + i;
+  static_assert(SliceStats::Pos::texel_wait_cycles.lsb == 29 * 32 && SliceStats::Pos::load_wait_cycles.lsb == 30 * 32);
+  std::uint32_t words[31];
+  for (unsigned i = 0; i < 31; ++i) words[i] = 1000 + i;
   const SliceStats s = SliceStats::unpack(words);
   EXPECT_EQ(s.tris, 1000u);
   EXPECT_EQ(s.frags_passed, 1005u);
   EXPECT_EQ(s.cche_fills, 1019u);
   EXPECT_EQ(s.memory_wait_cycles, 1022u);
+  EXPECT_EQ(s.texel_wait_cycles, 1029u);
+  EXPECT_EQ(s.load_wait_cycles, 1030u);
   EXPECT_EQ(s.lrz_rejected_quads, 1025u);
   EXPECT_EQ(s.quads_hidden, 1026u);
   EXPECT_EQ(s.gmem_reads, 1027u);
