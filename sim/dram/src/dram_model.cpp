@@ -25,6 +25,12 @@ void validate(const DramConfig& c) {
   if (c.bytes_per_cycle < 1) throw std::invalid_argument("DramConfig: bytes_per_cycle must be >= 1");
   if (c.w_buffer_beats < 1) throw std::invalid_argument("DramConfig: w_buffer_beats must be >= 1");
   if (c.ready_stall < 0 || c.ready_stall >= 1) throw std::invalid_argument("DramConfig: ready_stall must be in [0, 1)");
+  for (std::size_t i = 0; i < c.ideal_reads.size(); ++i) {
+    const DramRange& r = c.ideal_reads[i];
+    if (r.size == 0 || static_cast<std::uint64_t>(r.base) + r.size > (std::uint64_t{1} << 32))
+      throw std::invalid_argument(fmt::format("DramConfig: ideal_reads[{}] = [{:#x}, +{:#x}) is empty or leaves the 4 GiB space",
+                                              i, r.base, r.size));
+  }
 }
 }  // namespace
 
@@ -79,6 +85,26 @@ void DramModel::note_peaks() {
   stats_.peak_outstanding = std::max<std::uint64_t>(stats_.peak_outstanding, reads_.size() + writes_.size());
 }
 
+bool DramModel::is_ideal_read(const AxiAddr& a) const {
+  if (cfg_.ideal_reads.empty()) return false;
+  const auto [lo, hi] = detail::burst_span(a);  // [lo, hi], bytes
+  bool inside = false;
+  for (const DramRange& r : cfg_.ideal_reads)
+    inside = inside || (r.base <= lo && hi < static_cast<std::uint64_t>(r.base) + r.size);
+  if (!inside) return false;
+  // never ahead of an accepted write to the same bytes that has not reached memory yet
+  for (const QueueEntry& q : queue_) {
+    if (!q.write) continue;
+    const auto [wlo, whi] = detail::burst_span(writes_.at(q.seq).a);
+    if (wlo <= hi && lo <= whi) return false;
+  }
+  for (const std::uint64_t seq : aw_wait_) {
+    const auto [wlo, whi] = detail::burst_span(writes_.at(seq).a);
+    if (wlo <= hi && lo <= whi) return false;
+  }
+  return true;
+}
+
 void DramModel::accept_read(const AxiAddr& a) {
   Txn t;
   t.write = false;
@@ -87,9 +113,18 @@ void DramModel::accept_read(const AxiAddr& a) {
   t.resp = classify(a, false);
   t.accept_edge = edge_;
   t.complete = true;
+  t.ideal = t.resp == AxiResp::okay && is_ideal_read(a);
+  ++stats_.reads;
+  if (t.ideal) {
+    // performed now, no bus time; beats from the next edge on, one an edge
+    ++stats_.ideal_reads;
+    perform(t, edge_ * cfg_.bytes_per_cycle);
+    for (unsigned i = 0; i < t.beat_ready.size(); ++i) t.beat_ready[i] = edge_ + 1 + i;
+    reads_.emplace(t.seq, std::move(t));
+    return;
+  }
   reads_.emplace(t.seq, std::move(t));
   queue_.push_back({false, next_seq_ - 1});
-  ++stats_.reads;
 }
 
 void DramModel::accept_aw(const AxiAddr& a) {
@@ -198,10 +233,16 @@ void DramModel::present_r(AxiSlaveSignals& out) {
   } else {
     std::vector<const Txn*> cand;
     std::unordered_set<std::uint32_t> seen;
+    bool ordinary_seen = false;
     for (const auto& [seq, t] : reads_) {
       if (!seen.insert(t.a.id).second) continue;  // an older read of this ID goes first
+      // in order: the oldest ordinary read; ideal reads (no other case has any) at any time
+      if (cfg_.reorder == DramReorder::in_order && !t.ideal) {
+        if (ordinary_seen) continue;
+        ordinary_seen = true;
+      }
       if (ready(t)) cand.push_back(&t);
-      if (cfg_.reorder == DramReorder::in_order) break;
+      if (cfg_.reorder == DramReorder::in_order && cfg_.ideal_reads.empty()) break;
     }
     if (cand.empty()) return;
     pick = cand.front();

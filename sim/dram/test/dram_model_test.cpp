@@ -15,6 +15,7 @@
 using namespace tessera::sim;
 using tessera::sim::test::pattern_line;
 using tessera::sim::test::Rig;
+using tessera::sim::test::RBeat;
 
 namespace {
 
@@ -515,4 +516,64 @@ TEST(DramModel, ResetInterfaceKeepsMemory) {
   EXPECT_FALSE(rig.dram.outputs().rvalid);
   EXPECT_TRUE(rig.dram.idle());
   EXPECT_EQ(rig.dram.memory().read_line(0x700), pattern_line(0x700));
+}
+
+// Ideal reads (DramConfig::ideal_reads, the limit study behind `tessera-sim --prefetch ideal`):
+// a read inside a range answers one edge after its AR, ahead of older ordinary reads, with
+// the memory's data, and takes no bus time; a read outside, or one crossing the range's end,
+// is timed as always; a read of bytes an accepted write has not yet stored goes the ordinary
+// way, so it returns the written data. Catches: the oracle leaking onto other addresses
+// (the bound would be too good), ideal reads stuck behind the in-order response queue (too
+// bad), stale data.
+TEST(DramModel, IdealReadsAnswerAtOnceAndFreeTheBus) {
+  DramConfig cfg;
+  cfg.latency = 80;
+  cfg.ideal_reads = {DramRange{0x10000, 0x1000}};
+  Rig rig(cfg, bursts_allowed());
+  SparseMemory& mem = rig.dram.memory();
+  for (std::uint32_t a = 0x0F000; a < 0x12000; a += 64) mem.write_line(a, pattern_line(a, 7));
+  rig.master.read_line(1, 0x0F000);   // ordinary, first
+  rig.master.read_line(2, 0x10040);   // ideal, behind it
+  rig.master.read_line(3, 0x11000);   // just past the range: ordinary
+  ASSERT_TRUE(rig.run_until_idle(1000, 3, 0));
+  std::map<std::uint32_t, RBeat> by_id;
+  for (const RBeat& b : rig.master.rbeats) by_id[b.r.id] = b;
+  ASSERT_EQ(by_id.size(), 3U);
+  EXPECT_EQ(by_id[2].edge - rig.master.ar_edges[1], 1U) << "ideal: the next edge";
+  EXPECT_LT(by_id[2].edge, by_id[1].edge) << "ideal reads pass older ordinary ones";
+  EXPECT_GE(by_id[1].edge - rig.master.ar_edges[0], 80U);
+  EXPECT_GE(by_id[3].edge - rig.master.ar_edges[2], 80U);
+  EXPECT_EQ(by_id[2].r.data, pattern_line(0x10040, 7));
+  EXPECT_EQ(rig.dram.stats().ideal_reads, 1U);
+  EXPECT_EQ(rig.dram.stats().read_bytes, 3U * 64U) << "ideal reads still count as DRAM bytes";
+
+  // No bus time: 64 ideal lines at 32 bytes a cycle would take 128 cycles of bus.
+  Rig bulk(cfg, bursts_allowed());
+  for (std::uint32_t i = 0; i < 64; ++i) bulk.master.read_line(i % 16, 0x10000 + i * 64);
+  ASSERT_TRUE(bulk.run_until_idle(1000, 64, 0));
+  EXPECT_LT(bulk.master.rbeats.back().edge - bulk.master.ar_edges.front(), 100U);
+  EXPECT_EQ(bulk.dram.stats().ideal_reads, 64U);
+
+  // A write accepted, not yet stored: the read of its line waits for it, and sees it.
+  DramConfig slow = cfg;
+  slow.bytes_per_cycle = 1;  // four ordinary reads hold the bus for 256 edges; the write waits
+  Rig order(slow, bursts_allowed());
+  for (std::uint32_t a = 0x10000; a < 0x11000; a += 64) order.dram.memory().write_line(a, pattern_line(a, 7));
+  for (std::uint32_t i = 0; i < 4; ++i) order.master.read_line(i, 0x20000 + i * 64);
+  order.master.write_line(4, 0x10080, pattern_line(0x10080, 9));
+  for (int i = 0; i < 12; ++i) order.step();
+  ASSERT_EQ(order.dram.memory().read_line(0x10080), pattern_line(0x10080, 7)) << "the write is still queued";
+  order.master.read_line(5, 0x10080);
+  ASSERT_TRUE(order.run_until_idle(4000, 5, 1));
+  std::map<std::uint32_t, RBeat> ordered;
+  for (const RBeat& b : order.master.rbeats) ordered[b.r.id] = b;
+  EXPECT_EQ(ordered.at(5).r.data, pattern_line(0x10080, 9));
+  EXPECT_EQ(order.dram.stats().ideal_reads, 0U);
+  EXPECT_TRUE(rig.chk.ok() && bulk.chk.ok() && order.chk.ok()) << rig.chk.report() << bulk.chk.report() << order.chk.report();
+
+  DramConfig bad;
+  bad.ideal_reads = {DramRange{0xFFFFF000, 0x2000}};
+  EXPECT_THROW(DramModel{bad}, std::invalid_argument);
+  bad.ideal_reads = {DramRange{0x1000, 0}};
+  EXPECT_THROW(DramModel{bad}, std::invalid_argument);
 }

@@ -386,10 +386,21 @@ bool texture_layout_tiled(const std::string& option, const std::string& x) {
   throw UsageError(fmt::format("{}: '{}' is not one of linear, tiled", option, x));
 }
 
-// --prefetch off | on | adaptive (docs/prefetcher.md)
+// The PF_CFG.kinds a --prefetch-tune leaves (its reset without `kinds=`).
+unsigned tune_kinds(const std::string& tune) {
+  tessera::driver::PrefetchConfig c;
+  apply_prefetch_tune("--prefetch-tune", tune, c);
+  return c.kinds;
+}
+
+// --prefetch off | on | adaptive | ideal (docs/prefetcher.md). `ideal` is not a prefetcher
+// mode but its bound: the prefetcher off and the DRAM answering the reads of the kinds it may
+// fetch at once (RunConfig::ideal_prefetch, "The bound").
+bool prefetch_ideal(const std::string& x) { return x == "ideal"; }
 tessera::driver::PrefetchMode prefetch_mode(const std::string& option, const std::string& x) {
+  if (prefetch_ideal(x)) return tessera::driver::PrefetchMode::Off;
   if (const auto m = tessera::driver::parse_prefetch_mode(x)) return *m;
-  throw UsageError(fmt::format("{}: '{}' is not one of off, on, adaptive", option, x));
+  throw UsageError(fmt::format("{}: '{}' is not one of off, on, adaptive, ideal", option, x));
 }
 
 // stats.json "prefetch" (docs/tessera-sim.md "stats.json"): null keys without the RTL.
@@ -877,6 +888,9 @@ int cmd_run(RunArgs a) {
   rc.tess = throttle_state("--throttle", a.throttle);
   apply_tess_stage("--tess-stage", a.tess_stage, rc.tess);
   rc.prefetch.mode = prefetch_mode("--prefetch", a.prefetch);
+  rc.ideal_prefetch = prefetch_ideal(a.prefetch);
+  if (rc.ideal_prefetch && a.backend != "rtl")
+    throw UsageError("--prefetch ideal: the bound changes DRAM timing, so it needs --backend rtl");
   apply_prefetch_tune("--prefetch-tune", a.prefetch_tune, rc.prefetch);
   rc.tiled_textures = texture_layout_tiled("--texture-layout", a.texture_layout);
   rc.seed = a.seed;
@@ -1294,6 +1308,9 @@ int cmd_bench(const BenchArgs& b) {
          "hs_stall_cycles_per_frame,ds_stall_cycles_per_frame,average_hs_latency\n";
   std::map<std::string, double> one_slice;   // group -> cycles per frame on one slice
   std::map<std::string, FrameStats> no_prefetch;   // without_prefetch() -> the run with --prefetch off
+  // without_prefetch() -> {mode, memory-wait slice-cycles} of its on / adaptive runs, for the
+  // share of the ideal bound's cut they reach
+  std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> prefetch_waits;
   std::ofstream dat(stage.tmp(".bench.dat"));
   for (std::size_t i = 0; i < points.size(); ++i) {
     const BenchPoint& p = points[i];
@@ -1311,6 +1328,7 @@ int cmd_bench(const BenchArgs& b) {
       rc.tess = throttle_state("--throttle", p.throttle);
       apply_tess_stage("--tess-stage", b.tess_stage, rc.tess);
       rc.prefetch.mode = prefetch_mode("--prefetch", p.prefetch);
+      rc.ideal_prefetch = prefetch_ideal(p.prefetch);
       apply_prefetch_tune("--prefetch-tune", b.prefetch_tune, rc.prefetch);
       rc.tiled_textures = b.texture_layout == "tiled";
       rc.cancel = &g_cancel;
@@ -1385,7 +1403,7 @@ int cmd_bench(const BenchArgs& b) {
     if (p.prefetch == "off") no_prefetch[p.without_prefetch()] = t;
     const auto off = no_prefetch.find(p.without_prefetch());
     json pf_row = nullptr;
-    if (p.prefetch != "off" && t.prefetch) {
+    if (p.prefetch != "off" && !prefetch_ideal(p.prefetch) && t.prefetch) {
       const PrefetchFrameStats& q = *t.prefetch;
       const bool has_off = off != no_prefetch.end() && off->second.slc;
       uint64_t wait_off = 0, tex_off = 0, load_off = 0;
@@ -1432,6 +1450,44 @@ int cmd_bench(const BenchArgs& b) {
       pf_row["memory_wait_cycles_per_frame"] = static_cast<double>(mem_wait) / b.frames;
       pf_row["texel_wait_cycles_per_frame"] = static_cast<double>(tex_wait) / b.frames;
       pf_row["load_wait_cycles_per_frame"] = static_cast<double>(load_wait) / b.frames;
+      prefetch_waits[p.without_prefetch()].emplace_back(p.prefetch, mem_wait);
+    }
+    // The bound (docs/prefetcher.md "The bound"): what no SLC prefetch of these kinds can beat.
+    if (prefetch_ideal(p.prefetch)) {
+      pf_row = json{{"ideal", true}, {"memory_wait_cycles_per_frame", static_cast<double>(mem_wait) / b.frames},
+                    {"texel_wait_cycles_per_frame", static_cast<double>(tex_wait) / b.frames},
+                    {"load_wait_cycles_per_frame", static_cast<double>(load_wait) / b.frames}};
+      if (off != no_prefetch.end()) {
+        uint64_t wait_off = 0, tex_off = 0, load_off = 0;
+        for (const auto& sl : off->second.slices) {
+          wait_off += sl.cycles[2];
+          tex_off += sl.texel_wait_cycles;
+          load_off += sl.load_wait_cycles;
+        }
+        const double cyc_off = static_cast<double>(off->second.cycles) / b.frames;
+        auto per_frame = [&](uint64_t v) { return si(static_cast<double>(v) / b.frames); };
+        auto pct = [](double now, double was) { return was ? 100.0 * (now - was) / was : 0.0; };
+        std::printf("%-44s   ideal bound (PF_CFG.kinds %u read at once, no bus time): memory-wait slice-cycles %s -> %s "
+                    "(%+.1f%%; texel %s -> %s, tile load %s -> %s), frame cycles %+.1f%%\n",
+                    "", tune_kinds(b.prefetch_tune), per_frame(wait_off).c_str(), per_frame(mem_wait).c_str(),
+                    pct(static_cast<double>(mem_wait), static_cast<double>(wait_off)), per_frame(tex_off).c_str(),
+                    per_frame(tex_wait).c_str(), per_frame(load_off).c_str(), per_frame(load_wait).c_str(),
+                    pct(cyc, cyc_off));
+        pf_row["memory_wait_cycles_per_frame_off"] = static_cast<double>(wait_off) / b.frames;
+        pf_row["texel_wait_cycles_per_frame_off"] = static_cast<double>(tex_off) / b.frames;
+        pf_row["load_wait_cycles_per_frame_off"] = static_cast<double>(load_off) / b.frames;
+        pf_row["cycles_per_frame_off"] = cyc_off;
+        // each prefetcher run of the same configuration: the share of the bound's cut it reached
+        json share = json::object();
+        const double bound_cut = static_cast<double>(wait_off) - static_cast<double>(mem_wait);
+        for (const auto& [mode, w] : prefetch_waits[p.without_prefetch()]) {
+          const double frac = bound_cut > 0 ? (static_cast<double>(wait_off) - static_cast<double>(w)) / bound_cut : 0.0;
+          share[mode] = frac;
+          std::printf("%-44s   --prefetch %s cut the memory waits by %.0f%% of the bound's cut\n", "", mode.c_str(),
+                      100.0 * frac);
+        }
+        pf_row["share_of_bound"] = share;
+      }
     }
     std::fflush(stdout);
     auto opt = [&](double v) { return has_base ? json(v) : json(nullptr); };
@@ -1546,7 +1602,8 @@ int main(int argc, char** argv) {
                                             "source's throttle) or cap:N (N thread groups in flight)")
       ->capture_default_str();
   run->add_option("--prefetch", a.prefetch, "The tile prefetcher: off, on (fixed threshold) or adaptive (the "
-                                            "threshold follows the SLC hit rate); docs/prefetcher.md")
+                                            "threshold follows the SLC hit rate); ideal: its bound, the prefetcher off "
+                                            "and the DRAM reading the data of PF_CFG.kinds in no time; docs/prefetcher.md")
       ->capture_default_str();
   run->add_option("--texture-layout", a.texture_layout, "Scene textures in GPU memory: linear (rows) or tiled (4x4-texel "
                                                         "blocks in Morton order, RASTER.TEX_CTRL.tiled)")
@@ -1592,8 +1649,8 @@ int main(int argc, char** argv) {
   bench->add_option("--subbatch", ba.subbatch, "Primitives per sub-batch (16..1024)")->capture_default_str();
   bench->add_option("--lrz", ba.lrz, "LRZ (on, off)")->capture_default_str();
   bench->add_option("--throttle", ba.throttle, "HS launch throttles (off, source, cap:N)")->capture_default_str();
-  bench->add_option("--prefetch", ba.prefetch, "Tile prefetcher modes (off, on, adaptive); list off first for the "
-                                              "prefetch figures against it")
+  bench->add_option("--prefetch", ba.prefetch, "Tile prefetcher modes (off, on, adaptive, ideal); list off first for the "
+                                              "prefetch figures against it, ideal last for the share of its bound")
       ->capture_default_str();
   bench->add_option("--texture-layout", ba.texture_layout, "Scene textures in GPU memory: linear or tiled (see run)")
       ->capture_default_str();

@@ -246,6 +246,23 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     upload(t.addr, laid, setup_upload_bytes_, setup_upload_cycles_, setup_upload_seconds_);
     textures_[name] = t;
   }
+
+  // The ideal prefetch bound (RunConfig::ideal_prefetch): the kinds' data costs the DRAM
+  // nothing to read.
+  if (cfg_.ideal_prefetch) {
+    if (!rtl_) throw DriverError("the ideal prefetch bound (--prefetch ideal) needs the rtl backend: it changes DRAM timing");
+    DramConfig dc = rtl_->sim().dram().config();
+    dc.ideal_reads.clear();
+    if (cfg_.prefetch.kinds & 1u)
+      for (const auto& [name, tex] : scene_.textures)
+        dc.ideal_reads.push_back(DramRange{textures_.at(name).addr, tex.rgba.size()});
+    if (cfg_.prefetch.kinds & 2u)
+      for (const auto& [name, t] : targets_) {
+        dc.ideal_reads.push_back(DramRange{t.color, uint64_t{t.width} * t.height * 4});
+        dc.ideal_reads.push_back(DramRange{t.depth, uint64_t{t.width} * t.height * 4});
+      }
+    rtl_->sim().dram().reconfigure(std::move(dc));
+  }
 }
 
 SceneRunner::~SceneRunner() = default;

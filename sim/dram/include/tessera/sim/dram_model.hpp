@@ -25,6 +25,14 @@
 //     or DECERR (error_ranges); erroneous writes change nothing, erroneous reads return
 //     bytes of kDramErrorData (AXI leaves that data undefined; not zero, so a master that
 //     passes it on as valid is caught).
+//   - Ideal reads (ideal_reads, a limit study, not a DRAM): a read whose whole burst lies in
+//     one of these ranges is performed at its acceptance and answered from the next edge on,
+//     a beat an edge, ahead of older reads, taking no bus time and counted in
+//     stats().ideal_reads (and, as every read, in read_beats and read_bytes). It is what a
+//     perfect prefetcher of those ranges would give: the line close to the GPU before the
+//     miss, for free. tessera-sim's `--prefetch ideal` bounds the tile prefetcher with it
+//     (docs/prefetcher.md "The bound"). A read that overlaps a write still waiting for the
+//     bus goes the ordinary way, so it never returns data older than an accepted write.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +64,13 @@ struct DramErrorRange {
   bool writes = true;
 };
 
+// [base, base + size): an address range.
+struct DramRange {
+  std::uint32_t base = 0;
+  std::uint64_t size = 0;
+  bool operator==(const DramRange&) const = default;
+};
+
 struct DramConfig {
   unsigned latency = 80;             // edges from acceptance to the earliest response (>= 1)
   unsigned bytes_per_cycle = 32;     // data bus shared by reads and writes (>= 1)
@@ -68,6 +83,7 @@ struct DramConfig {
   double ready_stall = 0;            // probability that AR/AW/W READY is low in a cycle
   std::uint64_t seed = 1;            // for ready_stall, jitter and random reordering
   std::vector<DramErrorRange> error_ranges;
+  std::vector<DramRange> ideal_reads;  // reads answered with no latency and no bus time (above)
 };
 
 struct DramStats {
@@ -87,6 +103,7 @@ struct DramStats {
   std::uint64_t peak_outstanding = 0;  // most reads + writes outstanding at once
   std::uint64_t reads_done = 0;        // reads fully answered
   std::uint64_t writes_done = 0;       // writes answered (B handshake)
+  std::uint64_t ideal_reads = 0;       // reads answered as ideal (DramConfig::ideal_reads)
 
   double bytes_per_cycle() const {
     return cycles ? static_cast<double>(read_bytes + write_bytes) / static_cast<double>(cycles) : 0.0;
@@ -139,6 +156,7 @@ class DramModel {
     std::vector<std::uint64_t> beat_ready;  // earliest handshake edge of each response beat
     std::vector<AxiData> rdata;
     unsigned beats_sent = 0;
+    bool ideal = false;             // an ideal read (DramConfig::ideal_reads)
   };
   struct QueueEntry {
     bool write;
@@ -150,6 +168,7 @@ class DramModel {
   void accept_aw(const AxiAddr& a);
   void attach_w_beats();
   AxiResp classify(const AxiAddr& a, bool write) const;
+  bool is_ideal_read(const AxiAddr& a) const;
   void service();
   void perform(Txn& t, std::uint64_t start_bytes);
   void present_r(AxiSlaveSignals& out);

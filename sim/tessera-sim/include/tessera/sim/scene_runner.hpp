@@ -66,6 +66,12 @@ struct RunConfig {
   // PF_ADAPT. Not Off: the runner allocates the history buffer and the first frame's command
   // buffer starts with set_prefetch.
   driver::PrefetchConfig prefetch;
+  // rtl only, a limit study (tessera-sim --prefetch ideal; docs/prefetcher.md "The bound"):
+  // the DRAM model answers reads of the data the prefetcher may fetch (prefetch.kinds: bit 0
+  // the scene's textures, bit 1 the render targets' colour and depth) with no latency and no
+  // bus time (DramConfig::ideal_reads), as a perfect prefetcher would have them waiting in the
+  // SLC. The prefetcher itself is left as prefetch.mode says (Off for the bound).
+  bool ideal_prefetch = false;
   // Scene textures in GPU memory: linear rows (false) or 4x4-texel blocks in Morton order
   // (RASTER.TEX_CTRL.tiled, docs/raster.md "Texture layout"); tessera-sim --texture-layout.
   bool tiled_textures = false;
