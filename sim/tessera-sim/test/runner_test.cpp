@@ -657,12 +657,19 @@ INSTANTIATE_TEST_SUITE_P(
 // prefetcher ADAPTIVE against the reference renderer, every frame's screen; frame 0 has no
 // history (every tile new), the later frames find most tiles similar and prefetch, and the
 // history buffer holds this frame's lines (epoch, target size) where the tiles are.
-TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
+namespace {
+// The coherent prefetch scene at 96x64 for `frames` frames: the prefetcher tests' scene.
+LoadedScene small_coherent_scene(uint32_t frames) {
   Scene s = load_scene(std::string(TESSERA_SOURCE_DIR) + "/scenes/prefetch/coherent.yaml");
   s.width = 96;
   s.height = 64;
-  s.frames = 3;
-  const LoadedScene ls = load_assets(std::move(s));
+  s.frames = frames;
+  return load_assets(std::move(s));
+}
+}  // namespace
+
+TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
+  const LoadedScene ls = small_coherent_scene(3);
   RunConfig rc;
   rc.slices = 2;
   rc.backend = "ref";
@@ -735,11 +742,7 @@ TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
 // 96x64 for two frames on 2 slices: the RTL with the bound against the reference renderer,
 // then the ideal runs' memory waits against a run without it.
 TEST(Runner, IdealPrefetchBoundChangesNoPictureAndShortensTheMemoryWaits) {
-  Scene s = load_scene(std::string(TESSERA_SOURCE_DIR) + "/scenes/prefetch/coherent.yaml");
-  s.width = 96;
-  s.height = 64;
-  s.frames = 2;
-  const LoadedScene ls = load_assets(std::move(s));
+  const LoadedScene ls = small_coherent_scene(2);
   RunConfig rc;
   rc.slices = 2;
   rc.tiled_textures = true;
