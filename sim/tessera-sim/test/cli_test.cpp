@@ -269,6 +269,9 @@ TEST(Cli, BadInputIsRejectedClearly) {
        "tessellation slots 40 outside 2..16 (GEOM.TESS_SHADER.slots)"},
       {"tess-stage DS latency out of range", "--tess-stage ds_wave=5000", "", "DS latency per wave 5000 outside 0..4095"},
       {"prefetch-tune unknown key", "--prefetch on --prefetch-tune slots=16,ways=2", "", "--prefetch-tune: unknown key 'ways'"},
+      {"unknown prefetch mode", "--prefetch perfect", "", "--prefetch: 'perfect' is not one of off, on, adaptive, ideal"},
+      {"prefetch bound on ref", "--prefetch ideal", "",
+       "--prefetch ideal: the bound changes DRAM timing, so it needs --backend rtl"},
       {"prefetch-tune slots not a power of 4", "--prefetch on --prefetch-tune slots=8", "",
        "--prefetch-tune 'slots=8': prefetcher: history_slots = 8 is not 1, 4, 16 or 64"},
   };
