@@ -301,6 +301,13 @@ void Scheduler::defer(std::function<void()> apply) {
 void Scheduler::drain() {
   std::uint64_t resumes = 0;
   while (!ready_.empty()) {
+    // As in cocotb, a test's end ends its forked tasks. A monitor or driver woken by the
+    // same edge as the test's last await would otherwise resume after the test returned,
+    // with the test's locals (often the monitor object itself) already destroyed.
+    if (test_promise_ && test_promise_->done) {
+      ready_.clear();
+      return;
+    }
     auto h = ready_.front();
     ready_.pop_front();
     if (!h.done()) h.resume();
@@ -401,6 +408,11 @@ void Scheduler::run(Task<> test, std::uint64_t timeout_steps) {
   if (g_current != this) throw HarnessError("Scheduler::run on a scheduler that is not current");
   auto& tp = test.promise();
   tp.started = true;
+  test_promise_ = &tp;
+  struct ForgetTest {
+    const detail::PromiseBase*& p;
+    ~ForgetTest() { p = nullptr; }
+  } forget_test{test_promise_};
   ready_.push_back(test.handle());
   now_ = ctx_.time();
   const std::uint64_t deadline = timeout_steps ? now_ + timeout_steps : 0;

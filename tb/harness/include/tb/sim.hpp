@@ -353,6 +353,8 @@ class Scheduler {
   std::map<void*, Watch> watches_;
   std::vector<WaiterPtr> readwrite_, readonly_, next_step_;
   std::deque<std::coroutine_handle<>> ready_;
+  // The running test's promise: once it is done, nothing else resumes (see drain()).
+  const detail::PromiseBase* test_promise_ = nullptr;
   std::vector<std::function<void()>> pending_writes_;
   std::vector<std::shared_ptr<detail::FrameOwner>> forked_;
   std::exception_ptr failure_;
