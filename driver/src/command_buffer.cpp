@@ -499,6 +499,7 @@ void CommandBuffer::set_prefetch(const PrefetchConfig& c, uint32_t history_addr,
                                   where(), to_string(c.mode), history_addr, history_bytes));
   const uint32_t cfg = TS_GEOM_PF_CFG_THRESHOLD_PUT(c.threshold) | TS_GEOM_PF_CFG_MAX_LINES_PUT(c.max_lines & 0xffu) |
                        TS_GEOM_PF_CFG_ENTRIES_PUT(c.entries) | TS_GEOM_PF_CFG_KINDS_PUT(c.kinds) |
+                       TS_GEOM_PF_CFG_LOOKAHEAD_PUT(c.lookahead ? 1u : 0u) |
                        TS_GEOM_PF_CFG_SLOTS_PUT(static_cast<uint32_t>(std::countr_zero(c.history_slots)) / 2) |
                        TS_GEOM_PF_CFG_WINDOW_PUT(c.window_lines);
   const uint32_t adapt = TS_GEOM_PF_ADAPT_HIT_HIGH_PUT(c.hit_high) | TS_GEOM_PF_ADAPT_HIT_LOW_PUT(c.hit_low);

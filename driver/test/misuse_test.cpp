@@ -166,6 +166,7 @@ TEST(Misuse, PrefetchSettingsChecked) {
   tuned.max_lines = 256;  // written as 0
   tuned.window_lines = 16;
   tuned.history_slots = 64;  // written as 3
+  tuned.lookahead = false;   // its reset is 1: the bit must go out cleared
   cb.set_prefetch(tuned, at(r, 4096), 8192);
   cb.close();
   r.kmd->wait(r.kmd->submit(cb, 0));
@@ -185,6 +186,7 @@ TEST(Misuse, PrefetchSettingsChecked) {
   EXPECT_EQ(TS_GEOM_PF_CFG_MAX_LINES_GET(cfg.args[1]), 0u);
   EXPECT_EQ(TS_GEOM_PF_CFG_WINDOW_GET(cfg.args[1]), 16u);
   EXPECT_EQ(TS_GEOM_PF_CFG_SLOTS_GET(cfg.args[1]), 3u);
+  EXPECT_EQ(TS_GEOM_PF_CFG_LOOKAHEAD_GET(cfg.args[1]), 0u);
   ASSERT_EQ(adapt.args.size(), 2u);
   EXPECT_EQ(adapt.args[0], TS_GEOM_BASE_ADDR + TS_GEOM_PF_ADAPT_OFFSET);
   EXPECT_EQ(TS_GEOM_PF_ADAPT_HIT_HIGH_GET(adapt.args[1]), TS_GEOM_PF_ADAPT_HIT_HIGH_RESET);

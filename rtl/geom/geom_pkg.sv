@@ -145,6 +145,7 @@ package geom_pkg;
     logic [7:0] threshold;
     logic [7:0] max_lines;
     logic [2:0] entries;
+    logic       lookahead;   // prefetch one bin ahead (the line's next)
     logic [1:0] kinds;
     logic [1:0] slots;       // 4^slots history lines per tile
     logic [7:0] window;

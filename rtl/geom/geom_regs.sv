@@ -121,6 +121,7 @@ module geom_regs #(
     pf_cfg_o.max_lines = reg2hw.pf_cfg.max_lines;
     pf_cfg_o.entries   = reg2hw.pf_cfg.entries;
     pf_cfg_o.kinds     = reg2hw.pf_cfg.kinds;
+    pf_cfg_o.lookahead = reg2hw.pf_cfg.lookahead;
     pf_cfg_o.slots     = reg2hw.pf_cfg.slots;
     pf_cfg_o.window    = reg2hw.pf_cfg.window;
     pf_cfg_o.hit_high  = reg2hw.pf_adapt.hit_high;

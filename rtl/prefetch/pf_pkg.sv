@@ -32,12 +32,13 @@ package pf_pkg;
     logic [7:0]       threshold;
     logic [7:0]       window;       // PF_CFG as latched at the pass's RENDERPASS_BEGIN
     logic [2:0]       entries;      // 1..4
+    logic             lookahead;    // prefetch the line's next too (PF_CFG.lookahead)
     logic [1:0]       kinds;
     logic [8:0]       max_lines;    // 1..256
     logic [11:0]      width;
     logic [11:0]      height;
     logic [1:0]       bin_size;
   } job_t;
-  localparam int unsigned JOB_W = 562;  // $bits(job_t), spelled out for Yosys 0.23
+  localparam int unsigned JOB_W = 563;  // $bits(job_t), spelled out for Yosys 0.23
 
 endpackage

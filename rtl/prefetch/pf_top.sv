@@ -35,6 +35,11 @@
 //    swapped buffers:
 //    FRAME_END increments the epoch, so this frame's lines become the previous frame's.
 //    Lines are read and written through the prefetcher's own memory client (to the SLC).
+//  - Lookahead (PF_CFG.lookahead; beyond the source, docs/prefetcher.md "Lookahead"): a line
+//    written when the slice leaves a batch names the line it enters next (`next`). Next frame a
+//    similar batch's line read gives that successor; after the batch's own prefetches the engine
+//    reads the successor's line and, if it is the previous frame's, prefetches its ranges a bin
+//    early. The successor's own event, in that epoch, then issues nothing again.
 //  - ADAPTIVE mode: at FRAME_END the frame's SLC hit rate (hits / (hits + misses), from the
 //    SLC's running counters) moves the threshold up by one above PF_ADAPT.hit_high percent and
 //    down by one below hit_low, within 0..255.
@@ -79,6 +84,7 @@ module pf_top #(
   input  logic [2:0]                  cfg_entries_i,
   input  logic [1:0]                  cfg_kinds_i,
   input  logic [1:0]                  cfg_slots_i,       // 4^slots history lines per tile
+  input  logic                        cfg_lookahead_i,   // prefetch one bin ahead
   input  logic [7:0]                  cfg_window_i,      // lines
   input  logic [6:0]                  cfg_hit_high_i,
   input  logic [6:0]                  cfg_hit_low_i,
@@ -154,6 +160,7 @@ module pf_top #(
   logic [1:0]      c_kinds_q;
   logic [1:0]      c_slots_q;
   logic [8:0]      c_max_q;
+  logic            c_la_q;
 
   assign active = mode_q != tessera_spec_pkg::TS_PF_MODE_OFF;
 
@@ -204,6 +211,7 @@ module pf_top #(
       c_kinds_q   <= '0;
       c_slots_q   <= '0;
       c_max_q     <= 9'd1;
+      c_la_q      <= 1'b0;
     end else begin
       if (set_i || pass_begin_i) begin
         c_thr_q   <= cfg_threshold_i;
@@ -212,6 +220,7 @@ module pf_top #(
         c_kinds_q <= cfg_kinds_i;
         c_slots_q <= cfg_slots_i;
         c_max_q   <= (cfg_max_lines_i == '0) ? 9'd256 : 9'(cfg_max_lines_i);
+        c_la_q    <= cfg_lookahead_i;
       end
       adapt_q <= frame_end_i && mode_q == tessera_spec_pkg::TS_PF_MODE_ADAPTIVE;
       if (frame_end_i) begin
@@ -335,7 +344,7 @@ module pf_top #(
     assign q_wvalid[s] = (bs_q && (open_q || t_in)) || close;
     // a pf_pkg::job_t, field by field (Yosys 0.23 cannot assign struct members in a generate)
     assign q_wdata[s*JobW +: JobW] = {open_q, open_idx_q, ranges, bs_q && t_in, t_idx, t_bat, cnt_q, epoch_q,
-                                      thr_now, c_win_q, c_ent_q, c_kinds_q, c_max_q, pw_q, ph_q,
+                                      thr_now, c_win_q, c_ent_q, c_la_q, c_kinds_q, c_max_q, pw_q, ph_q,
                                       bin_q};
     assign ev_drop_o[s] = q_wvalid[s] && !q_wready[s];
     assign no_room[s]   = bs_q && !t_in;
@@ -378,8 +387,8 @@ module pf_top #(
   // ============================================================================================
   // Engine: one job at a time
   // ============================================================================================
-  typedef enum logic [2:0] {
-    E_IDLE, E_MERGE, E_WRITE, E_WACK, E_READ, E_RWAIT, E_ISSUE
+  typedef enum logic [3:0] {
+    E_IDLE, E_MERGE, E_WRITE, E_WACK, E_READ, E_RWAIT, E_ISSUE, E_AREAD, E_AWAIT
   } est_e;
 
   est_e            est_q, est_d;
@@ -395,6 +404,16 @@ module pf_top #(
   logic [8:0]      n_q, n_d;             // PREFETCHes of this tile
   logic [NS*512-1:0] line_q, line_d;     // per slice, the line of the tile it is on
   logic [7:0]      pf_out_q;             // PREFETCH responses outstanding
+  // Lookahead (PF_CFG.lookahead; docs/prefetcher.md "Lookahead"): a similar batch's line names
+  // the line its slice entered next last frame; that line is read and prefetched right after.
+  logic            ah_q, ah_d;           // the walk in E_ISSUE is the lookahead's
+  logic [IdxW-1:0] nx_q, nx_d;           // the next line + 1 to look ahead to (0: none)
+  // per slice, the line + 1 (0: none) and the epoch of the job that prefetched it ahead: when
+  // that line's own batch comes, in that epoch, it is not prefetched again
+  logic [NS*IdxW-1:0] ahd_q, ahd_d;
+  logic [NS*16-1:0]   ahe_q, ahe_d;
+  logic [IdxW-1:0]    rl_next;
+  logic               done_ahead;        // the job's batch was prefetched a bin ago
   logic            merge_lost;           // a merged range found no entry
   logic            ev_similar, ev_dissimilar, ev_no_history, ev_request;
 
@@ -494,6 +513,13 @@ module pf_top #(
   assign rl_count   = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_COUNT_LSB +: 8];
   assign rl_batch   = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_BATCH_LSB +: 8];
   assign rl_ranges  = rl[RngLsb +: RngW];
+  assign rl_next    = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_NEXT_LSB +: IdxW];
+  assign done_ahead = ahd_q[32'(sel_q)*IdxW +: IdxW] == job_q.t_idx + IdxW'(1) &&
+                      ahe_q[32'(sel_q)*16 +: 16] == job_q.epoch;
+  // the lookahead of a job whose batch is similar: its next line, if any, not its own, in the buffer
+  logic  ahead_ok;
+  assign ahead_ok = job_q.lookahead && rl_next != '0 && rl_next != job_q.t_idx + IdxW'(1) &&
+                    rl_next - IdxW'(1) < lines_q;
   assign same_tgt   = !mem_rsp_i.err && rl_w == job_q.width && rl_h == job_q.height &&
                       rl_bin == job_q.bin_size && rl_batch == job_q.t_batch;
   assign this_frame = same_tgt && rl_epoch == job_q.epoch;
@@ -527,6 +553,10 @@ module pf_top #(
     cur_d  = cur_q;
     n_d    = n_q;
     line_d = line_q;
+    ah_d   = ah_q;
+    nx_d   = nx_q;
+    ahd_d  = ahd_q;
+    ahe_d  = ahe_q;
     q_rready = '0;
     mem_req_valid_o = 1'b0;
     mem_req_o       = '0;
@@ -559,6 +589,9 @@ module pf_top #(
         mem_req_o.op    = tessera_mem_pkg::MEM_OP_WRITE;
         mem_req_o.addr  = base_q + 32'({job_q.p_idx, 6'd0});
         mem_req_o.wdata = wl_q;
+        // the line the slice enters now is this batch's successor (read back by the lookahead)
+        mem_req_o.wdata[tessera_spec_pkg::TS_PF_HISTORY_LINE_NEXT_LSB +: IdxW] =
+            job_q.t_valid ? job_q.t_idx + IdxW'(1) : '0;
         mem_req_o.wstrb = '1;
         mem_req_o.tag   = {pf_pkg::TAG_WRITE, 3'd0, 3'(sel_q)};
         if (mem_req_ready_i) est_d = E_WACK;
@@ -590,7 +623,11 @@ module pf_top #(
               mi_d  = '0;
               cur_d = (LAW + 1)'(rl_ranges[LAW +: LAW]);
               n_d   = '0;
-              est_d = E_ISSUE;
+              ah_d  = 1'b0;
+              nx_d  = ahead_ok ? rl_next : '0;
+              // prefetched a bin ago (the lookahead of the slice's last job): on to the next
+              if (done_ahead) est_d = ahead_ok ? E_AREAD : E_IDLE;
+              else            est_d = E_ISSUE;
             end
           end
         end
@@ -607,12 +644,37 @@ module pf_top #(
             cur_d = cur_q + (LAW + 1)'(1);
           end
         end else if (n_q >= job_q.max_lines) begin
-          est_d = E_IDLE;
+          est_d = (!ah_q && nx_q != '0) ? E_AREAD : E_IDLE;
         end else if (!i_ok) begin
           // this entry is done (or not prefetched): the next one
           mi_d  = mi_q + 3'd1;
           cur_d = (LAW + 1)'(pr_q[((32'(mi_q) + 1) % (KINDS * K_MAX)) * EntW + LAW +: LAW]);
-          if (mi_q == 3'd7) est_d = E_IDLE;
+          if (mi_q == 3'd7) est_d = (!ah_q && nx_q != '0) ? E_AREAD : E_IDLE;
+        end
+      end
+      // the lookahead: read the next line; if it is the previous frame's (same target), its
+      // ranges are prefetched now, and its batch will not prefetch them again
+      E_AREAD: begin
+        mem_req_valid_o = 1'b1;
+        mem_req_o.op    = tessera_mem_pkg::MEM_OP_READ;
+        mem_req_o.addr  = base_q + 32'({nx_q - IdxW'(1), 6'd0});
+        mem_req_o.tag   = {pf_pkg::TAG_READ, 3'd0, 3'(sel_q)};
+        if (mem_req_ready_i) est_d = E_AWAIT;
+      end
+      E_AWAIT: begin
+        if (rsp_read) begin
+          est_d = E_IDLE;
+          if (!mem_rsp_i.err && rl_w == job_q.width && rl_h == job_q.height && rl_bin == job_q.bin_size &&
+              rl_epoch == job_q.epoch - 16'd1) begin
+            pr_d  = rl_ranges;
+            mi_d  = '0;
+            cur_d = (LAW + 1)'(rl_ranges[LAW +: LAW]);
+            n_d   = '0;
+            ah_d  = 1'b1;
+            ahd_d[32'(sel_q)*IdxW +: IdxW] = nx_q;
+            ahe_d[32'(sel_q)*16 +: 16]     = job_q.epoch;
+            est_d = E_ISSUE;
+          end
         end
       end
       default: est_d = E_IDLE;
@@ -643,6 +705,10 @@ module pf_top #(
       cur_q    <= '0;
       n_q      <= '0;
       line_q   <= '0;
+      ah_q     <= 1'b0;
+      nx_q     <= '0;
+      ahd_q    <= '0;
+      ahe_q    <= '0;
       pf_out_q <= '0;
       c_sim_q  <= '0;
       c_dis_q  <= '0;
@@ -662,6 +728,10 @@ module pf_top #(
       cur_q    <= cur_d;
       n_q      <= n_d;
       line_q   <= line_d;
+      ah_q     <= ah_d;
+      nx_q     <= nx_d;
+      ahd_q    <= ahd_d;
+      ahe_q    <= ahe_d;
       pf_out_q <= pf_out_q + 8'(ev_request) - 8'(rsp_pf);
       c_sim_q  <= c_sim_q + 32'(ev_similar);
       c_dis_q  <= c_dis_q + 32'(ev_dissimilar);
@@ -697,12 +767,13 @@ module pf_top #(
   // history writes and reads stay inside the buffer SET_PREFETCH bound
   `ASSERT(WriteInBuffer_A, est_q == E_WRITE |-> job_q.p_idx < lines_q)
   `ASSERT(ReadInBuffer_A, est_q == E_READ |-> job_q.t_idx < lines_q)
+  `ASSERT(AheadInBuffer_A, est_q == E_AREAD |-> nx_q != '0 && nx_q - IdxW'(1) < lines_q)
   `ASSERT(PrefetchInMemory_A, mem_req_valid_o && mem_req_o.op == tessera_mem_pkg::MEM_OP_PREFETCH
           |-> mem_req_o.addr < MEM_BYTES)
   // a request is held until taken
   `ASSERT(ReqStable_A, mem_req_valid_o && !mem_req_ready_i |=> mem_req_valid_o)
   // every response is one the engine waits for, or a PREFETCH's
-  `ASSERT(RspExpected_A, mem_rsp_valid_i |-> (rsp_read && est_q == E_RWAIT) ||
+  `ASSERT(RspExpected_A, mem_rsp_valid_i |-> (rsp_read && (est_q == E_RWAIT || est_q == E_AWAIT)) ||
           (rsp_write && est_q == E_WACK) || (rsp_pf && pf_out_q != '0))
   // the command-order contract: SET_PREFETCH only when nothing is in flight, and no bin event
   // in the cycle of a command (an event belongs to the state before it)

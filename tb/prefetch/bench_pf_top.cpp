@@ -193,6 +193,7 @@ class Bench {
     dut_->cfg_entries_i = cfg.entries;
     dut_->cfg_kinds_i = cfg.kinds;
     dut_->cfg_slots_i = cfg.slots;
+    dut_->cfg_lookahead_i = cfg.lookahead;
     dut_->cfg_window_i = cfg.window;
     dut_->cfg_hit_high_i = cfg.hit_high;
     dut_->cfg_hit_low_i = cfg.hit_low;
@@ -328,6 +329,7 @@ class Scene {
     c.kinds = static_cast<unsigned>(tb::randint(0, 3));
     c.window = static_cast<unsigned>(tb::chance(0.1) ? 0 : tb::randint(1, 12));
     c.slots = static_cast<unsigned>(tb::randint(0, 3));
+    c.lookahead = tb::chance(0.7);
   }
 
   // One render pass: batches of bin events and reads on every slice at once.
@@ -520,6 +522,8 @@ TB_TEST(Vpf_top_n4, random_frames) {
   cov.hit("open tile closed by draining", cnt.closed > 0);
   cov.hit("similar batch after the first (history per batch)", cnt.similar_later_batch > 0);
   cov.hit("last frame's line of another batch (slots aliased)", cnt.other_batch > 0);
+  cov.hit("batch prefetched a bin ahead (lookahead)", cnt.ahead > 0);
+  cov.hit("similar batch found prefetched ahead", cnt.ahead_hit > 0);
   dut.log().info("{} cycles, {} frames: similar {}, dissimilar {}, no history {}, prefetches {}, dropped {}, untracked {}, "
                  "no room {}; {}",
                  b.now(), frames, cnt.similar, cnt.dissimilar, cnt.no_history, cnt.requested, cnt.dropped, cnt.untracked,
@@ -528,7 +532,8 @@ TB_TEST(Vpf_top_n4, random_frames) {
                         "similar tile", "dissimilar tile", "tile without history", "tile beyond the buffer",
                         "range not tracked", "open tile closed by draining",
                         "similar batch after the first (history per batch)",
-                        "last frame's line of another batch (slots aliased)"})
+                        "last frame's line of another batch (slots aliased)",
+                        "batch prefetched a bin ahead (lookahead)", "similar batch found prefetched ahead"})
     cov.require(c);
 }
 

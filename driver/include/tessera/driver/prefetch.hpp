@@ -33,6 +33,9 @@ struct PrefetchConfig {
   // 64 (one per batch of the slice, mod this; docs/prefetcher.md "History per batch")
   uint32_t history_slots = 1u << (2 * TS_GEOM_PF_CFG_SLOTS_RESET);
   uint32_t window_lines = TS_GEOM_PF_CFG_WINDOW_RESET;   // tracking window, 0..255 lines
+  // prefetch one bin ahead: a similar batch also prefetches the batch its slice rendered next
+  // last frame (docs/prefetcher.md "Lookahead"); false is the source's prefetch by tile ID alone
+  bool lookahead = TS_GEOM_PF_CFG_LOOKAHEAD_RESET != 0;
   uint32_t hit_high = TS_GEOM_PF_ADAPT_HIT_HIGH_RESET;   // percent, 0..100
   uint32_t hit_low = TS_GEOM_PF_ADAPT_HIT_LOW_RESET;     // percent, 0..100, at most hit_high
   bool operator==(const PrefetchConfig&) const = default;

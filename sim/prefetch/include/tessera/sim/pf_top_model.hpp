@@ -30,6 +30,7 @@ namespace tessera::sim {
 struct PfConfig {
   unsigned threshold = 8, max_lines = 128, entries = 4, kinds = 3, window = 8;
   unsigned slots = 2;  // 4^slots history lines per tile
+  bool lookahead = true;  // prefetch one bin ahead (the line's next)
   unsigned hit_high = 75, hit_low = 50;
 };
 
@@ -48,6 +49,9 @@ struct PfCounters {
   // the model's own counts for coverage: similar lines of a batch after the slice's first (history
   // per batch), and last frame's lines of the same slot left by another batch number (slots aliased)
   std::uint64_t similar_later_batch = 0, other_batch = 0;
+  // the model's own counts of the lookahead: batches prefetched a bin ahead, and similar batches
+  // whose own event found them prefetched already
+  std::uint64_t ahead = 0, ahead_hit = 0;
 };
 
 class PfTopModel {
@@ -153,6 +157,7 @@ class PfTopModel {
           j.threshold = mode_ == kAdaptive ? thr_ : c_thr_;
           j.window = c_win_;
           j.entries = c_ent_;
+          j.lookahead = c_la_;
           j.kinds = c_kinds_;
           j.max_lines = c_max_;
           j.width = pw_;
@@ -239,6 +244,7 @@ class PfTopModel {
     unsigned t_count = 0;
     std::uint16_t epoch = 0;
     unsigned threshold = 0, window = 0, entries = 1, kinds = 0, max_lines = 1;
+    bool lookahead = false;
     unsigned width = 0, height = 0, bin = 0;
   };
   struct Slice {
@@ -246,6 +252,9 @@ class PfTopModel {
     bool open = false;
     std::uint32_t open_idx = 0;
     unsigned bn = 0xff;  // the batch number of the last bin event in this frame
+    // the line + 1 (0: none) the lookahead prefetched last, and the epoch of the job that did
+    std::uint32_t ahead_line = 0;
+    std::uint16_t ahead_epoch = 0;
     Line line{};  // the line of the tile the slice is on, as the engine holds it
     std::deque<Job> jobs;
     std::deque<PfRequest> out;
@@ -259,6 +268,7 @@ class PfTopModel {
     c_kinds_ = cfg.kinds & 3;
     c_max_ = (cfg.max_lines & 0xff) == 0 ? 256 : (cfg.max_lines & 0xff);
     c_slots_ = cfg.slots & 3;
+    c_la_ = cfg.lookahead;
   }
   unsigned tiles(unsigned px) const { return ((px + (16U << bin_) - 1) >> (4 + bin_)) & 0xff; }
 
@@ -311,8 +321,11 @@ class PfTopModel {
       for (unsigned i = 0; i < kKinds * kKMax; ++i)
         if (j.p_ranges[i].valid) merge(sl.line, i / kKMax, j.p_ranges[i], j);
       const std::uint32_t a = base_ + (j.p_idx << 6);
-      sl.out.push_back(PfRequest{PfRequest::kWrite, a, sl.line});
-      mem(a) = sl.line;
+      // the line written names its successor: the line the slice enters now (the lookahead's)
+      Line w = sl.line;
+      put(w, Pos::next, j.t_valid ? (j.t_idx + 1) & ((1U << kIdxW) - 1) : 0);
+      sl.out.push_back(PfRequest{PfRequest::kWrite, a, w});
+      mem(a) = w;
     }
     if (!j.t_valid) return;
     const std::uint32_t a = base_ + (j.t_idx << 6);
@@ -347,6 +360,28 @@ class PfTopModel {
     }
     ++counters_.similar;
     counters_.similar_later_batch += j.t_batch != 0;
+    const bool done_ahead = sl.ahead_line == ((j.t_idx + 1) & ((1U << kIdxW) - 1)) && sl.ahead_epoch == j.epoch;
+    counters_.ahead_hit += done_ahead;
+    if (!done_ahead) issue(sl, rl, j);
+    // Lookahead: the line this batch's slice entered next last frame, prefetched now, a bin
+    // before its batch renders (unless it is this line, or outside the buffer).
+    const auto next = static_cast<std::uint32_t>(get(rl, Pos::next));
+    if (!j.lookahead || next == 0 || next == ((j.t_idx + 1) & ((1U << kIdxW) - 1)) || next - 1 >= lines_) return;
+    const std::uint32_t na = base_ + ((next - 1) << 6);
+    sl.out.push_back(PfRequest{PfRequest::kRead, na, {}});
+    const Line nl = mem(na);
+    if (get(nl, Pos::width) != j.width || get(nl, Pos::height) != j.height || get(nl, Pos::bin_size) != j.bin ||
+        static_cast<std::uint16_t>(get(nl, Pos::epoch)) != static_cast<std::uint16_t>(j.epoch - 1))
+      return;
+    ++counters_.ahead;
+    sl.ahead_line = next;
+    sl.ahead_epoch = j.epoch;
+    issue(sl, nl, j);
+  }
+
+  // A line's recorded ranges, texture kind first, of the kinds the job allows: one PREFETCH per
+  // line, at most max_lines, below the end of memory.
+  void issue(Slice& sl, const Line& rl, const Job& j) {
     unsigned n = 0;
     for (unsigned i = 0; i < kKinds * kKMax && n < j.max_lines; ++i) {
       const PfRange r = entry(rl, i);
@@ -369,6 +404,7 @@ class PfTopModel {
   bool pass_open_ = false;
   std::uint32_t pass_base_ = 0, hits_ = 0, misses_ = 0;
   unsigned c_thr_ = 0, c_win_ = 0, c_ent_ = 1, c_kinds_ = 0, c_max_ = 1, c_slots_ = 0;
+  bool c_la_ = false;
 };
 
 }  // namespace tessera::sim
