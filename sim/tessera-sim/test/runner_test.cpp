@@ -656,7 +656,8 @@ INSTANTIATE_TEST_SUITE_P(
 // the camera orbits 1.5 degrees a frame) for three frames on 2 slices, the RTL with the
 // prefetcher ADAPTIVE against the reference renderer, every frame's screen; frame 0 has no
 // history (every tile new), the later frames find most tiles similar and prefetch, and the
-// history buffer holds this frame's lines (epoch, target size) where the tiles are.
+// history buffer holds this frame's lines (epoch, target size) where the tiles are, with the
+// lookahead's successor pointers (PF_CFG.lookahead, on at the reset) inside the buffer.
 namespace {
 // The coherent prefetch scene at 96x64 for `frames` frames: the prefetcher tests' scene.
 LoadedScene small_coherent_scene(uint32_t frames) {
@@ -715,15 +716,26 @@ TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
   ASSERT_GE(bytes, 6u * kSlots * 64);
   std::vector<uint8_t> hist(6 * kSlots * 64);
   rtl.device().read_mem(addr, hist);
-  unsigned current = 0;
+  auto line_at = [&](unsigned i) {
+    std::array<uint32_t, 16> w{};
+    std::memcpy(w.data(), &hist[i * 64], 64);
+    return tessera::layout::PfHistoryLine::unpack(w.data());
+  };
+  unsigned current = 0, with_next = 0, next_written = 0;
   for (unsigned t = 0; t < 6; ++t) {
     unsigned lines = 0;
     for (unsigned b = 0; b < kSlots; ++b) {
-      std::array<uint32_t, 16> w{};
-      std::memcpy(w.data(), &hist[(t * kSlots + b) * 64], 64);
-      const auto line = tessera::layout::PfHistoryLine::unpack(w.data());
+      const auto line = line_at(t * kSlots + b);
       if (line.epoch != 5) continue;
       ++lines;
+      // the lookahead's pointer: the line the slice entered next, + 1, inside the buffer (the
+      // slice's last line of the frame is not written yet, so not every one names a written line)
+      if (line.next != 0) {
+        ++with_next;
+        ASSERT_LT(line.next - 1, 6u * kSlots) << "tile " << t << ": next points outside the history";
+        EXPECT_NE(line.next - 1, t * kSlots + b) << "tile " << t << ": a line is not its own successor";
+        next_written += line_at(line.next - 1).epoch == 5;
+      }
       EXPECT_EQ(line.batch % kSlots, b) << "tile " << t;
       EXPECT_EQ(line.width, 96u) << "tile " << t;
       EXPECT_EQ(line.height, 64u) << "tile " << t;
@@ -733,6 +745,8 @@ TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
     current += lines > 0;
   }
   EXPECT_GE(current, 6u - 2u) << "tiles with a line frame 2 wrote";
+  EXPECT_GT(with_next, 0u) << "no history line names its successor (PF_CFG.lookahead)";
+  EXPECT_GT(next_written, 0u) << "no successor named is a line frame 2 wrote";
 }
 
 // Catches (issue 19, the bound): `--prefetch ideal` changing a picture (an ideal read answered
