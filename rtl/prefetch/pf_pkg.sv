@@ -26,6 +26,8 @@ package pf_pkg;
     logic [RNG_W-1:0] p_ranges;     // the tracker's ranges of that batch
     logic             t_valid;      // the tile entered is tracked (its line is in the buffer)
     logic [IDX_W-1:0] t_idx;        // its history line (tile x slots + batch mod slots)
+    logic [IDX_W-1:0] t_rel;        // ... counted from the pass's first line (the lookahead's pointer)
+    logic [IDX_W-1:0] pass_lines;   // the pass's lines (its tiles x slots)
     logic [7:0]       t_batch;      // the batch number its line records (0: one line per tile)
     logic [7:0]       t_count;      // the batch's popcount
     logic [15:0]      epoch;
@@ -34,11 +36,12 @@ package pf_pkg;
     logic [2:0]       entries;      // 1..4
     logic             lookahead;    // prefetch the line's next too (PF_CFG.lookahead)
     logic [1:0]       kinds;
+    logic [1:0]       slots;        // PF_CFG.slots of the pass
     logic [8:0]       max_lines;    // 1..256
     logic [11:0]      width;
     logic [11:0]      height;
     logic [1:0]       bin_size;
   } job_t;
-  localparam int unsigned JOB_W = 563;  // $bits(job_t), spelled out for Yosys 0.23
+  localparam int unsigned JOB_W = 613;  // $bits(job_t), spelled out for Yosys 0.23
 
 endpackage

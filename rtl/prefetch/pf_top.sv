@@ -326,7 +326,7 @@ module pf_top #(
     // the tile entered: its number within the frame, its line (tile x S + batch mod S, S =
     // 4^slots lines per tile), the batch number the line records (0 with one line per tile),
     // and whether the buffer holds the line
-    logic [IdxW-1:0] t_tile, t_idx;
+    logic [IdxW-1:0] t_tile, t_idx, t_rel, p_lines;
     logic [31:0]     t_line;
     logic [7:0]      t_bat;
     logic            t_in;
@@ -334,6 +334,10 @@ module pf_top #(
     assign t_line = (32'(t_tile) << {c_slots_q, 1'b0}) |
                     (32'(bn) & ((32'd1 << {c_slots_q, 1'b0}) - 32'd1));
     assign t_idx  = IdxW'(t_line);
+    // the line counted from the pass's first, and the pass's lines: the lookahead's pointer is
+    // relative to the pass, so it names a tile of this pass, which this slice owns (below)
+    assign t_rel   = IdxW'(t_line - (32'(pass_base_q) << {c_slots_q, 1'b0}));
+    assign p_lines = IdxW'(32'(pass_tiles) << {c_slots_q, 1'b0});
     assign t_bat  = (c_slots_q == '0) ? 8'd0 : bn;
     assign t_in   = pass_open_q && 8'(tx_q) < tx_n_q && 8'(ty_q) < ty_n_q &&
                     t_line < 32'(lines_q);
@@ -343,8 +347,8 @@ module pf_top #(
     assign close       = drain_i && open_q && !bs_q && q_wready[s];
     assign q_wvalid[s] = (bs_q && (open_q || t_in)) || close;
     // a pf_pkg::job_t, field by field (Yosys 0.23 cannot assign struct members in a generate)
-    assign q_wdata[s*JobW +: JobW] = {open_q, open_idx_q, ranges, bs_q && t_in, t_idx, t_bat, cnt_q, epoch_q,
-                                      thr_now, c_win_q, c_ent_q, c_la_q, c_kinds_q, c_max_q, pw_q, ph_q,
+    assign q_wdata[s*JobW +: JobW] = {open_q, open_idx_q, ranges, bs_q && t_in, t_idx, t_rel, p_lines, t_bat, cnt_q, epoch_q,
+                                      thr_now, c_win_q, c_ent_q, c_la_q, c_kinds_q, c_slots_q, c_max_q, pw_q, ph_q,
                                       bin_q};
     assign ev_drop_o[s] = q_wvalid[s] && !q_wready[s];
     assign no_room[s]   = bs_q && !t_in;
@@ -413,6 +417,7 @@ module pf_top #(
   logic [NS*IdxW-1:0] ahd_q, ahd_d;
   logic [NS*16-1:0]   ahe_q, ahe_d;
   logic [IdxW-1:0]    rl_next;
+  logic [IdxW-1:0]    ah_idx;            // the line the successor names, in this frame's numbering
   logic               done_ahead;        // the job's batch was prefetched a bin ago
   logic            merge_lost;           // a merged range found no entry
   logic            ev_similar, ev_dissimilar, ev_no_history, ev_request;
@@ -514,12 +519,19 @@ module pf_top #(
   assign rl_batch   = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_BATCH_LSB +: 8];
   assign rl_ranges  = rl[RngLsb +: RngW];
   assign rl_next    = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_NEXT_LSB +: IdxW];
+  logic  rl_mine;                        // the line read is one this job's slice wrote
+  assign rl_mine    = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_SLICE_LSB +: 3] == 3'(sel_q) &&
+                      rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_SLOTS_LSB +: 2] == job_q.slots;
+  assign ah_idx     = job_q.t_idx - job_q.t_rel + rl_next - IdxW'(1);
   assign done_ahead = ahd_q[32'(sel_q)*IdxW +: IdxW] == job_q.t_idx + IdxW'(1) &&
                       ahe_q[32'(sel_q)*16 +: 16] == job_q.epoch;
-  // the lookahead of a job whose batch is similar: its next line, if any, not its own, in the buffer
+  // The lookahead of a job whose batch is similar: the successor of a line this slice wrote, if
+  // any, not the batch itself, a line of this pass and in the buffer. The pointer is pass-
+  // relative: a tile of a pass with this target and bin size that this slice entered last frame,
+  // so one this slice owns now, and no other slice can write the line while this one reads it.
   logic  ahead_ok;
-  assign ahead_ok = job_q.lookahead && rl_next != '0 && rl_next != job_q.t_idx + IdxW'(1) &&
-                    rl_next - IdxW'(1) < lines_q;
+  assign ahead_ok = job_q.lookahead && rl_mine && rl_next != '0 && rl_next - IdxW'(1) != job_q.t_rel &&
+                    rl_next - IdxW'(1) < job_q.pass_lines && ah_idx < lines_q;
   assign same_tgt   = !mem_rsp_i.err && rl_w == job_q.width && rl_h == job_q.height &&
                       rl_bin == job_q.bin_size && rl_batch == job_q.t_batch;
   assign this_frame = same_tgt && rl_epoch == job_q.epoch;
@@ -591,7 +603,9 @@ module pf_top #(
         mem_req_o.wdata = wl_q;
         // the line the slice enters now is this batch's successor (read back by the lookahead)
         mem_req_o.wdata[tessera_spec_pkg::TS_PF_HISTORY_LINE_NEXT_LSB +: IdxW] =
-            job_q.t_valid ? job_q.t_idx + IdxW'(1) : '0;
+            job_q.t_valid ? job_q.t_rel + IdxW'(1) : '0;
+        mem_req_o.wdata[tessera_spec_pkg::TS_PF_HISTORY_LINE_SLICE_LSB +: 3] = 3'(sel_q);
+        mem_req_o.wdata[tessera_spec_pkg::TS_PF_HISTORY_LINE_SLOTS_LSB +: 2] = job_q.slots;
         mem_req_o.wstrb = '1;
         mem_req_o.tag   = {pf_pkg::TAG_WRITE, 3'd0, 3'(sel_q)};
         if (mem_req_ready_i) est_d = E_WACK;
@@ -624,7 +638,7 @@ module pf_top #(
               cur_d = (LAW + 1)'(rl_ranges[LAW +: LAW]);
               n_d   = '0;
               ah_d  = 1'b0;
-              nx_d  = ahead_ok ? rl_next : '0;
+              nx_d  = ahead_ok ? ah_idx + IdxW'(1) : '0;
               // prefetched a bin ago (the lookahead of the slice's last job): on to the next
               if (done_ahead) est_d = ahead_ok ? E_AREAD : E_IDLE;
               else            est_d = E_ISSUE;
@@ -665,7 +679,7 @@ module pf_top #(
         if (rsp_read) begin
           est_d = E_IDLE;
           if (!mem_rsp_i.err && rl_w == job_q.width && rl_h == job_q.height && rl_bin == job_q.bin_size &&
-              rl_epoch == job_q.epoch - 16'd1) begin
+              rl_epoch == job_q.epoch - 16'd1 && rl_mine) begin
             pr_d  = rl_ranges;
             mi_d  = '0;
             cur_d = (LAW + 1)'(rl_ranges[LAW +: LAW]);

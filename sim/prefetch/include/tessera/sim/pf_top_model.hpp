@@ -151,6 +151,10 @@ class PfTopModel {
           j.p_ranges = sl.trk.ranges();
           j.t_valid = t_in;
           j.t_idx = t_idx;
+          // the line counted from the pass's first, and the pass's lines (the lookahead's
+          // pass-relative pointer)
+          j.t_rel = (line - (pass_base_ << sh)) & ((1U << kIdxW) - 1);
+          j.pass_lines = ((tx_n_ * ty_n_ & 0xffff) << sh) & ((1U << kIdxW) - 1);
           j.t_batch = c_slots_ == 0 ? 0 : bn;
           j.t_count = in.count & 0xff;
           j.epoch = epoch_;
@@ -158,6 +162,7 @@ class PfTopModel {
           j.window = c_win_;
           j.entries = c_ent_;
           j.lookahead = c_la_;
+          j.slots = c_slots_;
           j.kinds = c_kinds_;
           j.max_lines = c_max_;
           j.width = pw_;
@@ -193,6 +198,7 @@ class PfTopModel {
       j.p_ranges = sl.trk.ranges();
       j.window = c_win_;
       j.entries = c_ent_;
+      j.slots = c_slots_;  // the line written records them
       sl.jobs.push_back(j);
       sl.open = false;
       ++counters_.closed;
@@ -213,7 +219,7 @@ class PfTopModel {
       while (!sl.jobs.empty()) {
         const Job j = sl.jobs.front();
         sl.jobs.pop_front();
-        run_job(sl, j);
+        run_job(sl, s, j);
       }
     }
   }
@@ -239,12 +245,13 @@ class PfTopModel {
     std::uint32_t p_idx = 0;
     std::vector<PfRange> p_ranges;
     bool t_valid = false;
-    std::uint32_t t_idx = 0;
+    std::uint32_t t_idx = 0, t_rel = 0, pass_lines = 0;
     unsigned t_batch = 0;
     unsigned t_count = 0;
     std::uint16_t epoch = 0;
     unsigned threshold = 0, window = 0, entries = 1, kinds = 0, max_lines = 1;
     bool lookahead = false;
+    unsigned slots = 0;
     unsigned width = 0, height = 0, bin = 0;
   };
   struct Slice {
@@ -316,14 +323,16 @@ class PfTopModel {
     ++counters_.untracked;
   }
 
-  void run_job(Slice& sl, const Job& j) {
+  void run_job(Slice& sl, unsigned s, const Job& j) {
     if (j.p_valid) {
       for (unsigned i = 0; i < kKinds * kKMax; ++i)
         if (j.p_ranges[i].valid) merge(sl.line, i / kKMax, j.p_ranges[i], j);
       const std::uint32_t a = base_ + (j.p_idx << 6);
       // the line written names its successor: the line the slice enters now (the lookahead's)
       Line w = sl.line;
-      put(w, Pos::next, j.t_valid ? (j.t_idx + 1) & ((1U << kIdxW) - 1) : 0);
+      put(w, Pos::next, j.t_valid ? (j.t_rel + 1) & ((1U << kIdxW) - 1) : 0);
+      put(w, Pos::slice, s & 7);
+      put(w, Pos::slots, j.slots & 3);
       sl.out.push_back(PfRequest{PfRequest::kWrite, a, w});
       mem(a) = w;
     }
@@ -364,17 +373,25 @@ class PfTopModel {
     counters_.ahead_hit += done_ahead;
     if (!done_ahead) issue(sl, rl, j);
     // Lookahead: the line this batch's slice entered next last frame, prefetched now, a bin
-    // before its batch renders (unless it is this line, or outside the buffer).
+    // before its batch renders. The pointer counts from the pass's first line, so it names a
+    // tile of this pass that this slice owns (no other slice writes the line meanwhile); not
+    // this batch's own line, and inside the buffer.
     const auto next = static_cast<std::uint32_t>(get(rl, Pos::next));
-    if (!j.lookahead || next == 0 || next == ((j.t_idx + 1) & ((1U << kIdxW) - 1)) || next - 1 >= lines_) return;
-    const std::uint32_t na = base_ + ((next - 1) << 6);
+    constexpr std::uint32_t kMask = (1U << kIdxW) - 1;
+    const std::uint32_t rel = (next - 1) & kMask, ah_idx = (j.t_idx - j.t_rel + rel) & kMask;
+    // only a line this slice wrote: with passes of other sizes a line number can name another
+    // slice's tile, whose successor that slice may be writing now
+    const bool mine = get(rl, Pos::slice) == (s & 7) && get(rl, Pos::slots) == (j.slots & 3);
+    if (!j.lookahead || !mine || next == 0 || rel == j.t_rel || rel >= j.pass_lines || ah_idx >= lines_) return;
+    const std::uint32_t na = base_ + (ah_idx << 6);
     sl.out.push_back(PfRequest{PfRequest::kRead, na, {}});
     const Line nl = mem(na);
     if (get(nl, Pos::width) != j.width || get(nl, Pos::height) != j.height || get(nl, Pos::bin_size) != j.bin ||
-        static_cast<std::uint16_t>(get(nl, Pos::epoch)) != static_cast<std::uint16_t>(j.epoch - 1))
+        static_cast<std::uint16_t>(get(nl, Pos::epoch)) != static_cast<std::uint16_t>(j.epoch - 1) ||
+        get(nl, Pos::slice) != (s & 7) || get(nl, Pos::slots) != (j.slots & 3))
       return;
     ++counters_.ahead;
-    sl.ahead_line = next;
+    sl.ahead_line = (ah_idx + 1) & kMask;
     sl.ahead_epoch = j.epoch;
     issue(sl, nl, j);
   }
