@@ -613,12 +613,15 @@ module pf_top #(
       E_WACK: begin
         if (rsp_write) est_d = job_q.t_valid ? E_READ : E_IDLE;
       end
-      E_READ: begin
+      // a history line read: the tile entered's (E_READ), or the lookahead's successor (E_AREAD;
+      // if it is the previous frame's, its ranges are prefetched now, and its batch will not
+      // prefetch them again)
+      E_READ, E_AREAD: begin
         mem_req_valid_o = 1'b1;
         mem_req_o.op    = tessera_mem_pkg::MEM_OP_READ;
-        mem_req_o.addr  = base_q + 32'({job_q.t_idx, 6'd0});
+        mem_req_o.addr  = base_q + 32'({(est_q == E_READ) ? job_q.t_idx : nx_q - IdxW'(1), 6'd0});
         mem_req_o.tag   = {pf_pkg::TAG_READ, 3'd0, 3'(sel_q)};
-        if (mem_req_ready_i) est_d = E_RWAIT;
+        if (mem_req_ready_i) est_d = (est_q == E_READ) ? E_RWAIT : E_AWAIT;
       end
       E_RWAIT: begin
         if (rsp_read) begin
@@ -665,15 +668,6 @@ module pf_top #(
           cur_d = (LAW + 1)'(pr_q[((32'(mi_q) + 1) % (KINDS * K_MAX)) * EntW + LAW +: LAW]);
           if (mi_q == 3'd7) est_d = (!ah_q && nx_q != '0) ? E_AREAD : E_IDLE;
         end
-      end
-      // the lookahead: read the next line; if it is the previous frame's (same target), its
-      // ranges are prefetched now, and its batch will not prefetch them again
-      E_AREAD: begin
-        mem_req_valid_o = 1'b1;
-        mem_req_o.op    = tessera_mem_pkg::MEM_OP_READ;
-        mem_req_o.addr  = base_q + 32'({nx_q - IdxW'(1), 6'd0});
-        mem_req_o.tag   = {pf_pkg::TAG_READ, 3'd0, 3'(sel_q)};
-        if (mem_req_ready_i) est_d = E_AWAIT;
       end
       E_AWAIT: begin
         if (rsp_read) begin
