@@ -139,7 +139,7 @@ package geom_pkg;
     logic [5:0]  ny;
   } vis_cfg_t;
 
-  // The tile prefetcher's tuning (GEOM.PF_CFG, PF_ADAPT) for pf_top in pipe_top, and what
+  // The tile prefetcher's tuning (GEOM.PF_CFG, PF_RECORD, PF_ADAPT) for pf_top in pipe_top, and what
   // GEOM.PF_STATUS and the PF_* counters read from it (docs/prefetcher.md "Registers").
   typedef struct packed {
     logic [7:0] threshold;
@@ -149,6 +149,7 @@ package geom_pkg;
     logic [1:0] kinds;
     logic [1:0] slots;       // 4^slots history lines per tile
     logic [7:0] window;
+    logic       blocks;      // GEOM.PF_RECORD.format: the block record (pf_record BLOCKS)
     logic [6:0] hit_high;
     logic [6:0] hit_low;
   } pf_cfg_t;

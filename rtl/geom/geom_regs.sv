@@ -124,6 +124,7 @@ module geom_regs #(
     pf_cfg_o.lookahead = reg2hw.pf_cfg.lookahead;
     pf_cfg_o.slots     = reg2hw.pf_cfg.slots;
     pf_cfg_o.window    = reg2hw.pf_cfg.window;
+    pf_cfg_o.blocks    = reg2hw.pf_record.format == 1'(tessera_spec_pkg::TS_PF_RECORD_BLOCKS);
     pf_cfg_o.hit_high  = reg2hw.pf_adapt.hit_high;
     pf_cfg_o.hit_low   = reg2hw.pf_adapt.hit_low;
   end

@@ -511,7 +511,7 @@ module pipe_top #(
     .clk_i, .rst_ni,
     .cfg_threshold_i(pf_cfg.threshold), .cfg_max_lines_i(pf_cfg.max_lines),
     .cfg_entries_i(pf_cfg.entries), .cfg_kinds_i(pf_cfg.kinds), .cfg_window_i(pf_cfg.window), .cfg_slots_i(pf_cfg.slots),
-    .cfg_lookahead_i(pf_cfg.lookahead),
+    .cfg_lookahead_i(pf_cfg.lookahead), .cfg_blocks_i(pf_cfg.blocks),
     .cfg_hit_high_i(pf_cfg.hit_high), .cfg_hit_low_i(pf_cfg.hit_low),
     .set_i(pf_set), .set_ready_o(pf_set_ready), .drain_i(pf_drain), .drained_o(pf_drained),
     .set_mode_i(side_cmd.args[tessera_spec_pkg::TS_PKT_SET_PREFETCH_MODE_DW*32 +

@@ -10,6 +10,8 @@ package pf_pkg;
   localparam int unsigned LINE_AW = 26;   // 64-byte line addresses of a 32-bit byte space
   localparam int unsigned ENT_W   = 1 + 2 * LINE_AW;       // {valid, first, last}
   localparam int unsigned RNG_W   = KINDS * K_MAX * ENT_W; // 424: pf_history_line.ranges
+  localparam int unsigned BLK_W   = LINE_AW - 5;           // the block record's block number
+  localparam int unsigned N_ENT   = KINDS * K_MAX;         // entries of a line
   localparam int unsigned IDX_W   = 24;   // history line index (tile number within the frame x slots + slot)
 
   // Memory tags of the prefetcher's client: {kind, 3'b0, slice}. The slice is whose job the
@@ -35,6 +37,7 @@ package pf_pkg;
     logic [7:0]       window;       // PF_CFG as latched at the pass's RENDERPASS_BEGIN
     logic [2:0]       entries;      // 1..4
     logic             lookahead;    // prefetch the line's next too (PF_CFG.lookahead)
+    logic             blocks;       // the block record (GEOM.PF_RECORD BLOCKS)
     logic [1:0]       kinds;
     logic [1:0]       slots;        // PF_CFG.slots of the pass
     logic [8:0]       max_lines;    // 1..256
@@ -42,6 +45,6 @@ package pf_pkg;
     logic [11:0]      height;
     logic [1:0]       bin_size;
   } job_t;
-  localparam int unsigned JOB_W = 613;  // $bits(job_t), spelled out for Yosys 0.23
+  localparam int unsigned JOB_W = 614;  // $bits(job_t), spelled out for Yosys 0.23
 
 endpackage

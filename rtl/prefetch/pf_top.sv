@@ -40,6 +40,9 @@
 //    similar batch's line read gives that successor; after the batch's own prefetches the engine
 //    reads the successor's line and, if it is the previous frame's, prefetches its ranges a bin
 //    early. The successor's own event, in that epoch, then issues nothing again.
+//  - Block record (GEOM.PF_RECORD BLOCKS; beyond the source, docs/prefetcher.md "Block
+//    record"): the line's eight entries hold the batch's texel reads as aligned 32-line blocks
+//    with a bitmap each (pf_tracker), merged block by block, and prefetched line by line.
 //  - ADAPTIVE mode: at FRAME_END the frame's SLC hit rate (hits / (hits + misses), from the
 //    SLC's running counters) moves the threshold up by one above PF_ADAPT.hit_high percent and
 //    down by one below hit_low, within 0..255.
@@ -85,6 +88,7 @@ module pf_top #(
   input  logic [1:0]                  cfg_kinds_i,
   input  logic [1:0]                  cfg_slots_i,       // 4^slots history lines per tile
   input  logic                        cfg_lookahead_i,   // prefetch one bin ahead
+  input  logic                        cfg_blocks_i,      // GEOM.PF_RECORD: the block record
   input  logic [7:0]                  cfg_window_i,      // lines
   input  logic [6:0]                  cfg_hit_high_i,
   input  logic [6:0]                  cfg_hit_low_i,
@@ -161,6 +165,7 @@ module pf_top #(
   logic [1:0]      c_slots_q;
   logic [8:0]      c_max_q;
   logic            c_la_q;
+  logic            c_blk_q;
 
   assign active = mode_q != tessera_spec_pkg::TS_PF_MODE_OFF;
 
@@ -212,6 +217,7 @@ module pf_top #(
       c_slots_q   <= '0;
       c_max_q     <= 9'd1;
       c_la_q      <= 1'b0;
+      c_blk_q     <= 1'b0;
     end else begin
       if (set_i || pass_begin_i) begin
         c_thr_q   <= cfg_threshold_i;
@@ -221,6 +227,7 @@ module pf_top #(
         c_slots_q <= cfg_slots_i;
         c_max_q   <= (cfg_max_lines_i == '0) ? 9'd256 : 9'(cfg_max_lines_i);
         c_la_q    <= cfg_lookahead_i;
+        c_blk_q   <= cfg_blocks_i;
       end
       adapt_q <= frame_end_i && mode_q == tessera_spec_pkg::TS_PF_MODE_ADAPTIVE;
       if (frame_end_i) begin
@@ -300,12 +307,13 @@ module pf_top #(
     logic [IdxW-1:0] open_idx_q;
     logic            close;
 
-    // the slice's tracker: a bin event (or closing the tile) starts the new tile empty
+    // the slice's tracker: a bin event (or closing the tile) starts the new tile empty, and so
+    // does a new configuration (the record format may change; the slices are idle)
     logic [RngW-1:0] ranges;
     pf_tracker #(.KINDS(KINDS), .K_MAX(K_MAX), .LINE_AW(LAW)) u_trk (
       .clk_i, .rst_ni,
-      .k_i(c_ent_q), .window_i(16'(c_win_q)),
-      .load_i(bs_q || close), .load_ranges_i({RngW{1'b0}}),
+      .k_i(c_ent_q), .window_i(16'(c_win_q)), .blocks_i(c_blk_q),
+      .load_i(bs_q || close || set_i || pass_begin_i), .load_ranges_i({RngW{1'b0}}),
       .rd_valid_i(rd_q), .rd_kind_i(rd_kind_q), .rd_line_i(rd_line_q),
       .ranges_o(ranges), .ev_untracked_o(trk_untracked[s]));
 
@@ -348,7 +356,7 @@ module pf_top #(
     assign q_wvalid[s] = (bs_q && (open_q || t_in)) || close;
     // a pf_pkg::job_t, field by field (Yosys 0.23 cannot assign struct members in a generate)
     assign q_wdata[s*JobW +: JobW] = {open_q, open_idx_q, ranges, bs_q && t_in, t_idx, t_rel, p_lines, t_bat, cnt_q, epoch_q,
-                                      thr_now, c_win_q, c_ent_q, c_la_q, c_kinds_q, c_slots_q, c_max_q, pw_q, ph_q,
+                                      thr_now, c_win_q, c_ent_q, c_la_q, c_blk_q, c_kinds_q, c_slots_q, c_max_q, pw_q, ph_q,
                                       bin_q};
     assign ev_drop_o[s] = q_wvalid[s] && !q_wready[s];
     assign no_room[s]   = bs_q && !t_in;
@@ -483,19 +491,66 @@ module pf_top #(
       m_ranges[(32'(m_kind) * K_MAX + 32'(m_free_idx)) * EntW +: EntW] = {1'b1, m_first, m_last};
     end
   end
+  // the block record: the batch's block into the line's entry holding the same block (any of
+  // the eight) by OR-ing its bitmap, else into the lowest free one of the first 2 x entries
+  localparam int unsigned BlkW = pf_pkg::BLK_W;
+  localparam int unsigned NEnt = pf_pkg::N_ENT;
+  logic [NEnt-1:0]         mb_hit, mb_free, unused_mb_hit_oh, unused_mb_free_oh;
+  logic [$clog2(NEnt)-1:0] mb_hit_idx, mb_free_idx;
+  logic                    mb_any_hit, mb_any_free;
+  logic [RngW-1:0]         mb_ranges;
+  logic                    m_valid;      // the batch's entry mi_q holds something
+  always_comb begin
+    for (int unsigned i = 0; i < NEnt; i++) begin
+      mb_hit[i]  = wl_ranges[i*EntW +: 32] != '0 && wl_ranges[i*EntW + 32 +: BlkW] == m_ent[32 +: BlkW];
+      mb_free[i] = wl_ranges[i*EntW +: 32] == '0 && i < KINDS * 32'(job_q.entries);
+    end
+  end
+  prim_priority_enc #(.WIDTH(NEnt)) u_mbhit (
+    .in_i(mb_hit), .onehot_o(unused_mb_hit_oh), .idx_o(mb_hit_idx), .valid_o(mb_any_hit));
+  prim_priority_enc #(.WIDTH(NEnt)) u_mbfree (
+    .in_i(mb_free), .onehot_o(unused_mb_free_oh), .idx_o(mb_free_idx), .valid_o(mb_any_free));
+  always_comb begin
+    mb_ranges = wl_ranges;
+    if (mb_any_hit) begin
+      mb_ranges[32'(mb_hit_idx) * EntW +: 32] = wl_ranges[32'(mb_hit_idx) * EntW +: 32] | m_ent[31:0];
+    end else if (mb_any_free) begin
+      mb_ranges[32'(mb_free_idx) * EntW +: EntW] = m_ent;
+    end
+  end
+  assign m_valid = job_q.blocks ? m_ent[31:0] != '0 : m_ent[EntW-1];
+
   always_comb begin
     wl_merged = wl_q;
-    wl_merged[RngLsb +: RngW] = m_ranges;
+    wl_merged[RngLsb +: RngW] = job_q.blocks ? mb_ranges : m_ranges;
   end
-  assign merge_lost = est_q == E_MERGE && m_ent[EntW-1] && !m_any_hit && !m_any_free;
+  assign merge_lost = est_q == E_MERGE && m_valid &&
+                      (job_q.blocks ? !mb_any_hit && !mb_any_free : !m_any_hit && !m_any_free);
 
   // ---- the prefetch walk over the previous frame's entries -----------------------------------
+  // A range's lines from first to last; a block's lines whose bitmap bit is set, in order. cur_q
+  // is the next line the walk may prefetch; an entry's walk starts at its first line.
+  // (hi: the entry's bits above the range's last line, EntW-1:LAW)
+  function automatic logic [LAW:0] ent_start(input logic [EntW-LAW-1:0] hi, input logic blk);
+    ent_start = blk ? {1'b0, hi[32 - LAW +: BlkW], 5'd0} : {1'b0, hi[0 +: LAW]};
+  endfunction
   logic [EntW-1:0] i_ent;
   logic            i_ok, i_more;
+  logic [LAW:0]    i_line;               // the line the walk prefetches now
+  logic [31:0]     ib_left, unused_ib_oh;
+  logic [4:0]      ib_idx;
+  logic            ib_any;
   localparam logic [LAW:0] MemLines = (LAW + 1)'(MEM_BYTES >> 6);
-  assign i_ent  = pr_q[32'(mi_q) * EntW +: EntW];
-  // the entry is prefetched, and cur_q is within it and memory
-  assign i_ok   = i_ent[EntW-1] && job_q.kinds[mi_q[2]] && cur_q <= (LAW + 1)'(i_ent[0 +: LAW]) &&
+  assign i_ent   = pr_q[32'(mi_q) * EntW +: EntW];
+  // the block's lines read at or above cur_q
+  assign ib_left = i_ent[31:0] & ~((32'd1 << cur_q[4:0]) - 32'd1);
+  prim_priority_enc #(.WIDTH(32)) u_ibit (
+    .in_i(ib_left), .onehot_o(unused_ib_oh), .idx_o(ib_idx), .valid_o(ib_any));
+  assign i_line  = job_q.blocks ? {1'b0, i_ent[32 +: BlkW], ib_idx} : cur_q;
+  // the entry is prefetched, and i_line is within it and memory
+  assign i_ok   = job_q.blocks ?
+                  job_q.kinds[0] && ib_any && cur_q[LAW:5] == {1'b0, i_ent[32 +: BlkW]} && i_line < MemLines :
+                  i_ent[EntW-1] && job_q.kinds[mi_q[2]] && cur_q <= (LAW + 1)'(i_ent[0 +: LAW]) &&
                   cur_q < MemLines;
   assign i_more = n_q < job_q.max_lines && pf_out_q != 8'hff;
 
@@ -508,6 +563,7 @@ module pf_top #(
   logic [7:0]   rl_count;
   logic [7:0]   rl_batch;
   logic [RngW-1:0] rl_ranges;
+  logic  rl_blocks;
   logic  same_tgt, this_frame, last_frame, similar;
   logic [7:0] cdiff;
   assign rl         = mem_rsp_i.rdata;
@@ -518,6 +574,7 @@ module pf_top #(
   assign rl_count   = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_COUNT_LSB +: 8];
   assign rl_batch   = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_BATCH_LSB +: 8];
   assign rl_ranges  = rl[RngLsb +: RngW];
+  assign rl_blocks  = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_BLOCKS_LSB];
   assign rl_next    = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_NEXT_LSB +: IdxW];
   logic  rl_mine;                        // the line read is one this job's slice wrote
   assign rl_mine    = rl[tessera_spec_pkg::TS_PF_HISTORY_LINE_SLICE_LSB +: 3] == 3'(sel_q) &&
@@ -533,7 +590,7 @@ module pf_top #(
   assign ahead_ok = job_q.lookahead && rl_mine && rl_next != '0 && rl_next - IdxW'(1) != job_q.t_rel &&
                     rl_next - IdxW'(1) < job_q.pass_lines && ah_idx < lines_q;
   assign same_tgt   = !mem_rsp_i.err && rl_w == job_q.width && rl_h == job_q.height &&
-                      rl_bin == job_q.bin_size && rl_batch == job_q.t_batch;
+                      rl_bin == job_q.bin_size && rl_batch == job_q.t_batch && rl_blocks == job_q.blocks;
   assign this_frame = same_tgt && rl_epoch == job_q.epoch;
   assign last_frame = same_tgt && rl_epoch == job_q.epoch - 16'd1;
   assign cdiff      = (rl_count > job_q.t_count) ? rl_count - job_q.t_count : job_q.t_count - rl_count;
@@ -546,6 +603,7 @@ module pf_top #(
     fresh[tessera_spec_pkg::TS_PF_HISTORY_LINE_BIN_SIZE_LSB +: 2] = job_q.bin_size;
     fresh[tessera_spec_pkg::TS_PF_HISTORY_LINE_COUNT_LSB +: 8]    = job_q.t_count;
     fresh[tessera_spec_pkg::TS_PF_HISTORY_LINE_BATCH_LSB +: 8]    = job_q.t_batch;
+    fresh[tessera_spec_pkg::TS_PF_HISTORY_LINE_BLOCKS_LSB]        = job_q.blocks;
   end
 
   logic rsp_read, rsp_write, rsp_pf;
@@ -592,7 +650,7 @@ module pf_top #(
         end
       end
       E_MERGE: begin
-        wl_d = m_ent[EntW-1] ? wl_merged : wl_q;
+        wl_d = m_valid ? wl_merged : wl_q;
         mi_d = mi_q + 3'd1;
         if (mi_q == 3'd7) est_d = E_WRITE;
       end
@@ -606,6 +664,7 @@ module pf_top #(
             job_q.t_valid ? job_q.t_rel + IdxW'(1) : '0;
         mem_req_o.wdata[tessera_spec_pkg::TS_PF_HISTORY_LINE_SLICE_LSB +: 3] = 3'(sel_q);
         mem_req_o.wdata[tessera_spec_pkg::TS_PF_HISTORY_LINE_SLOTS_LSB +: 2] = job_q.slots;
+        mem_req_o.wdata[tessera_spec_pkg::TS_PF_HISTORY_LINE_BLOCKS_LSB]     = job_q.blocks;
         mem_req_o.wstrb = '1;
         mem_req_o.tag   = {pf_pkg::TAG_WRITE, 3'd0, 3'(sel_q)};
         if (mem_req_ready_i) est_d = E_WACK;
@@ -638,7 +697,7 @@ module pf_top #(
               ev_similar = 1'b1;
               pr_d  = rl_ranges;
               mi_d  = '0;
-              cur_d = (LAW + 1)'(rl_ranges[LAW +: LAW]);
+              cur_d = ent_start(rl_ranges[LAW +: EntW - LAW], job_q.blocks);
               n_d   = '0;
               ah_d  = 1'b0;
               nx_d  = ahead_ok ? ah_idx + IdxW'(1) : '0;
@@ -653,19 +712,19 @@ module pf_top #(
         if (i_ok && i_more) begin
           mem_req_valid_o = 1'b1;
           mem_req_o.op    = tessera_mem_pkg::MEM_OP_PREFETCH;
-          mem_req_o.addr  = {cur_q[LAW-1:0], 6'd0};
+          mem_req_o.addr  = {i_line[LAW-1:0], 6'd0};
           mem_req_o.tag   = {pf_pkg::TAG_PREFETCH, 3'd0, 3'(sel_q)};
           if (mem_req_ready_i) begin
             ev_request = 1'b1;
             n_d   = n_q + 9'd1;
-            cur_d = cur_q + (LAW + 1)'(1);
+            cur_d = i_line + (LAW + 1)'(1);
           end
         end else if (n_q >= job_q.max_lines) begin
           est_d = (!ah_q && nx_q != '0) ? E_AREAD : E_IDLE;
         end else if (!i_ok) begin
           // this entry is done (or not prefetched): the next one
           mi_d  = mi_q + 3'd1;
-          cur_d = (LAW + 1)'(pr_q[((32'(mi_q) + 1) % (KINDS * K_MAX)) * EntW + LAW +: LAW]);
+          cur_d = ent_start(pr_q[((32'(mi_q) + 1) % NEnt) * EntW + LAW +: EntW - LAW], job_q.blocks);
           if (mi_q == 3'd7) est_d = (!ah_q && nx_q != '0) ? E_AREAD : E_IDLE;
         end
       end
@@ -673,10 +732,10 @@ module pf_top #(
         if (rsp_read) begin
           est_d = E_IDLE;
           if (!mem_rsp_i.err && rl_w == job_q.width && rl_h == job_q.height && rl_bin == job_q.bin_size &&
-              rl_epoch == job_q.epoch - 16'd1 && rl_mine) begin
+              rl_blocks == job_q.blocks && rl_epoch == job_q.epoch - 16'd1 && rl_mine) begin
             pr_d  = rl_ranges;
             mi_d  = '0;
-            cur_d = (LAW + 1)'(rl_ranges[LAW +: LAW]);
+            cur_d = ent_start(rl_ranges[LAW +: EntW - LAW], job_q.blocks);
             n_d   = '0;
             ah_d  = 1'b1;
             ahd_d[32'(sel_q)*IdxW +: IdxW] = nx_q;
@@ -767,7 +826,7 @@ module pf_top #(
 
   logic unused;
   assign unused = ^{set_size_i[5:0], m_h[EntW-1], mem_rsp_i.src, mem_rsp_i.op, mem_rsp_i.tag[5:0], unused_m_hit_oh,
-                    unused_m_free_oh};
+                    unused_m_free_oh, unused_mb_hit_oh, unused_mb_free_oh, unused_ib_oh};
 
   // ---- assertions ------------------------------------------------------------------------------
   `ASSERT_INIT(Params_A, NS >= 1 && NS <= 8 && QDEPTH >= 1)

@@ -22,6 +22,15 @@
 //
 // Entry layout in load_ranges_i / ranges_o, entry e of kind k at [(k*K_MAX + e)*EntW +: EntW]:
 // {valid, first[LINE_AW-1:0], last[LINE_AW-1:0]}, valid the top bit.
+//
+// The block record (blocks_i, GEOM.PF_RECORD BLOCKS; beyond the source, docs/prefetcher.md
+// "Block record"): only texture reads (kind 0) are recorded, in all KINDS x K_MAX entries, each
+// {block[LINE_AW-6:0], bitmap[31:0]} (EntW bits), valid when the bitmap is not 0. A READ of
+// line L sets bit L[4:0] of the lowest valid entry whose block is L[LINE_AW-1:5], else opens
+// the lowest invalid entry among the first KINDS x k_i as {L[LINE_AW-1:5], 1 << L[4:0]}, else is
+// not tracked. Target reads are not recorded (nor counted untracked); the window is not used.
+// Why: a tile's texels are many short Morton runs, which ranges hold a third of, and a range
+// wide enough to join them prefetches the gaps between them too; a bitmap holds the lines read.
 
 `include "prim_assert.svh"
 
@@ -38,6 +47,7 @@ module pf_tracker #(
   input  logic                          rst_ni,
   input  logic [KW-1:0]                 k_i,         // entries per kind in use, 1..K_MAX (0 acts as 1)
   input  logic [15:0]                   window_i,    // tracking window in lines
+  input  logic                          blocks_i,    // the block record (above)
   input  logic                          load_i,
   input  logic [KINDS*K_MAX*EntW-1:0]   load_ranges_i,
   input  logic                          rd_valid_i,
@@ -110,14 +120,48 @@ module pf_tracker #(
     end
   end
 
+  // ---- the block record ----------------------------------------------------------------------
+  localparam int unsigned BlkW = LINE_AW - 5;   // block number: a line address without its 5 low bits
+  logic [N-1:0]       b_hit, b_free;
+  logic [BlkW-1:0]    rd_blk;
+  logic [N*EntW-1:0]  b_st;
+  assign rd_blk = rd_line_i[LINE_AW-1:5];
+  always_comb begin
+    for (int unsigned i = 0; i < N; i++) begin
+      b_hit[i]  = base[i*EntW +: 32] != '0 && base[i*EntW + 32 +: BlkW] == rd_blk;
+      b_free[i] = base[i*EntW +: 32] == '0 && i < KINDS * 32'(k_eff);
+    end
+  end
+  logic [N-1:0] unused_bhit_oh, unused_bfree_oh;
+  logic [$clog2(N)-1:0] b_hit_idx, b_free_idx;
+  logic b_any_hit, b_any_free;
+  prim_priority_enc #(.WIDTH(N)) u_bhit (
+    .in_i(b_hit), .onehot_o(unused_bhit_oh), .idx_o(b_hit_idx), .valid_o(b_any_hit));
+  prim_priority_enc #(.WIDTH(N)) u_bfree (
+    .in_i(b_free), .onehot_o(unused_bfree_oh), .idx_o(b_free_idx), .valid_o(b_any_free));
+  logic b_rec;                                  // a read the block record records
+  assign b_rec = rd_valid_i && rd_kind_i == '0;
+  always_comb begin
+    b_st = base;
+    if (b_rec) begin
+      for (int unsigned i = 0; i < N; i++) begin
+        if (b_any_hit && 32'(b_hit_idx) == i) begin
+          b_st[i*EntW + 32'(rd_line_i[4:0])] = 1'b1;
+        end else if (!b_any_hit && b_any_free && 32'(b_free_idx) == i) begin
+          b_st[i*EntW +: EntW] = {{(EntW - 32 - BlkW){1'b0}}, rd_blk, 32'd1 << rd_line_i[4:0]};
+        end
+      end
+    end
+  end
+
   logic untracked_d, untracked_q;
-  assign untracked_d = rd_valid_i && !any_hit && !any_free;
+  assign untracked_d = blocks_i ? b_rec && !b_any_hit && !b_any_free : rd_valid_i && !any_hit && !any_free;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q        <= '0;
       untracked_q <= 1'b0;
     end else begin
-      st_q        <= st_d;
+      st_q        <= blocks_i ? b_st : st_d;
       untracked_q <= untracked_d;
     end
   end
@@ -125,12 +169,17 @@ module pf_tracker #(
   assign ranges_o       = st_q;
   assign ev_untracked_o = untracked_q;
 
-  `ASSERT_INIT(Params_A, KINDS >= 1 && K_MAX >= 2 && (K_MAX & (K_MAX - 1)) == 0 && LINE_AW <= 32)
+  `ASSERT_INIT(Params_A, KINDS >= 1 && K_MAX >= 2 && (K_MAX & (K_MAX - 1)) == 0 && LINE_AW <= 32 &&
+               EntW >= 32 + LINE_AW - 5)
   `ASSERT(KindInRange_A, rd_valid_i |-> 32'(rd_kind_i) < KINDS)
-  // a valid entry's range is ordered
+  // a valid entry's range is ordered; in the block record no two valid entries hold one block
   for (genvar i = 0; i < N; i++) begin : gen_chk
-    `ASSERT(RangeOrdered_A, st_q[i*EntW + EntW - 1] |->
+    `ASSERT(RangeOrdered_A, !blocks_i && st_q[i*EntW + EntW - 1] |->
             st_q[i*EntW + LINE_AW +: LINE_AW] <= st_q[i*EntW +: LINE_AW])
+    for (genvar j = i + 1; j < N; j++) begin : gen_pair
+      `ASSERT(BlockOnce_A, blocks_i && st_q[i*EntW +: 32] != '0 && st_q[j*EntW +: 32] != '0 |->
+              st_q[i*EntW + 32 +: BlkW] != st_q[j*EntW + 32 +: BlkW])
+    end
   end
 
 endmodule

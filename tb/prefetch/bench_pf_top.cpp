@@ -14,7 +14,8 @@
 // textures around the tile's texture spot and rows of its target, as a tile's reads look. From
 // frame to frame the popcounts and the texture spots drift a little (similar tiles), and now and
 // then a camera cut redraws them (dissimilar tiles); the target size or the bin size changes
-// sometimes (last frame's history must be discarded). PF_CFG is random per pass; the mode is ON
+// sometimes (last frame's history must be discarded). PF_CFG is random per pass, and the record
+// format (PF_RECORD) changes now and then, so a line of the other format must be ignored; the mode is ON
 // or ADAPTIVE with random SLC hit rates at FRAME_END (the threshold moves both ways), sometimes
 // OFF for a frame; SET_PREFETCH binds a buffer sometimes too small for every tile. The memory
 // answers after random latencies, out of order, with random backpressure, so bin events are
@@ -194,6 +195,7 @@ class Bench {
     dut_->cfg_kinds_i = cfg.kinds;
     dut_->cfg_slots_i = cfg.slots;
     dut_->cfg_lookahead_i = cfg.lookahead;
+    dut_->cfg_blocks_i = cfg.blocks;
     dut_->cfg_window_i = cfg.window;
     dut_->cfg_hit_high_i = cfg.hit_high;
     dut_->cfg_hit_low_i = cfg.hit_low;
@@ -332,6 +334,16 @@ class Scene {
     // them) and the lookahead on
     c.slots = steady ? 1 : static_cast<unsigned>(tb::randint(0, 3));
     c.lookahead = steady || tb::chance(0.7);
+    // the record format stays for a while (a line of the other format is no history), so the
+    // block record finds last frame's blocks and prefetches them
+    if (!steady && tb::chance(0.15)) blocks_ = !blocks_;
+    c.blocks = !steady && blocks_;
+    // the block frames (after the steady ones): the block record with one line per tile, where
+    // a tile's later batches merge their blocks into its line, and last frame's blocks prefetch
+    if (block_frame) {
+      c.blocks = true;
+      c.slots = 0;
+    }
   }
 
   // One render pass: batches of bin events and reads on every slice at once.
@@ -360,12 +372,14 @@ class Scene {
       std::vector<std::pair<std::uint32_t, unsigned>> reads;  // {addr, tag}
     };
     std::array<std::deque<Visit>, kSlices> script;
-    // steady frames: two passes of three batches, six batch numbers in four slots (aliased)
-    const unsigned batches = steady ? 3 : static_cast<unsigned>(tb::randint(1, 3));
+    // steady frames: every tile in every batch, so a slice's batch numbers are the same each
+    // frame; the first pass three batches (0..2), the second five (3..7 in four slots: batch 3
+    // finds last frame's batch 7 in its slot, aliased)
+    const unsigned batches = steady ? (pass_no == 0 ? 3 : 5) : static_cast<unsigned>(tb::randint(1, 3));
     for (unsigned batch = 0; batch < batches; ++batch) {
       for (unsigned ty = 0; ty < ty_n; ++ty) {
         for (unsigned tx = 0; tx < tx_n; ++tx) {
-          if (!tb::chance(batch == 0 ? 0.9 : 0.5)) continue;
+          if (!steady && !tb::chance(batch == 0 ? 0.9 : 0.5)) continue;
           // every (pass, batch, tile) has its data, drifting from frame to frame: the history
           // per batch (PF_CFG.slots) finds the same batch's last frame similar
           const std::uint64_t key = (std::uint64_t{pass_no} << 40) | (std::uint64_t{batch} << 32) | (ty << 16) | tx;
@@ -374,6 +388,11 @@ class Scene {
             if (cut || d.tex == 0) {
               d.count = static_cast<unsigned>(tb::randint(1, 60));
               d.tex = 0x0020'0000U + static_cast<std::uint32_t>(tb::randint(0, 0x3fff)) * 64;
+              // a later batch often samples near the tile's first batch (the same texture): with
+              // one line per tile its ranges and blocks merge into the first batch's
+              const auto b0 = tiles_.find(key & ~(std::uint64_t{0xff} << 32));
+              if (batch > 0 && b0 != tiles_.end() && b0->second.tex != 0 && tb::chance(0.7))
+                d.tex = b0->second.tex + static_cast<std::uint32_t>(tb::randint(0, 12)) * 64;
             } else {
               d.count = static_cast<unsigned>(std::clamp<std::int64_t>(d.count + tb::randint(-3, 3), 1, 255));
               d.tex += static_cast<std::uint32_t>(tb::randint(-1, 1)) * 64;
@@ -454,12 +473,13 @@ class Scene {
   }
 
   double pace = 0.6;  // a slice's chance of a read or bin event per cycle
-  // Steady frames (the first few): history per batch (4 lines per tile), two passes of three
-  // batches (so slots alias), a threshold above the counts' drift, the same target, no cut,
+  // Steady frames (the first few): history per batch (4 lines per tile), two passes of three and
+  // five batches of every tile (so slots alias), a threshold above the counts' drift, the same target, no cut,
   // the lookahead on, so similar batches after a slice's first, aliased slots and batches found
   // prefetched ahead are reached with every seed; the lookahead's engine time must not make
   // them depend on luck.
   bool steady = false;
+  bool block_frame = false;
 
   void set_bin(unsigned b) {
     bin_size_ = b;
@@ -470,6 +490,7 @@ class Scene {
  private:
   Bench& b_;
   unsigned bin_size_ = 1;
+  bool blocks_ = true;
   std::map<std::uint64_t, TileData> tiles_;
 };
 
@@ -483,9 +504,10 @@ TB_TEST(Vpf_top_n4, random_frames) {
   unsigned w = static_cast<unsigned>(tb::randint(64, 400)), h = static_cast<unsigned>(tb::randint(48, 300));
   auto bind = [&](bool first, bool small) -> Task<> {
     const unsigned mode = !first && tb::chance(0.5) ? PfTopModel::kOn : PfTopModel::kAdaptive;
-    // a buffer for every tile, or sometimes too small (tiles beyond it are not tracked)
+    // a buffer for every tile, or sometimes too small (tiles beyond it are not tracked; not for
+    // the steady frames at the start)
     const std::uint32_t size = small ? static_cast<std::uint32_t>(tb::randint(1, 4)) * 64
-                               : tb::chance(0.2)     ? static_cast<std::uint32_t>(tb::randint(1, 40)) * 64
+                               : !first && tb::chance(0.2) ? static_cast<std::uint32_t>(tb::randint(1, 40)) * 64
                                                      : 0x10000;
     co_await sc.bind(mode, 0x0080'0000U + static_cast<std::uint32_t>(tb::randint(0, 64)) * 64, size);
   };
@@ -501,6 +523,7 @@ TB_TEST(Vpf_top_n4, random_frames) {
     if (rebind_ok && tb::chance(0.05)) co_await sc.bind(PfTopModel::kOff, 0, 0);
     if (rebind_ok && tb::chance(0.05)) co_await sc.bind(PfTopModel::kOn, 0x0080'0000U, 0x10000);
     sc.steady = f < kAdaptiveFrames;
+    sc.block_frame = f >= kAdaptiveFrames && f < kAdaptiveFrames + 3;
     if (!sc.steady && tb::chance(0.1)) {  // another target size: last frame's history does not apply
       w = static_cast<unsigned>(tb::randint(64, 400));
       h = static_cast<unsigned>(tb::randint(48, 300));
@@ -534,6 +557,9 @@ TB_TEST(Vpf_top_n4, random_frames) {
   cov.hit("last frame's line of another batch (slots aliased)", cnt.other_batch > 0);
   cov.hit("batch prefetched a bin ahead (lookahead)", cnt.ahead > 0);
   cov.hit("similar batch found prefetched ahead", cnt.ahead_hit > 0);
+  cov.hit("PREFETCH from a block record", cnt.block_requests > 0);
+  cov.hit("block record: block not tracked", cnt.block_untracked > 0);
+  cov.hit("block record: a batch's block merged into the line's", cnt.block_merged > 0);
   dut.log().info("{} cycles, {} frames: similar {}, dissimilar {}, no history {}, prefetches {}, dropped {}, untracked {}, "
                  "no room {}; {}",
                  b.now(), frames, cnt.similar, cnt.dissimilar, cnt.no_history, cnt.requested, cnt.dropped, cnt.untracked,
@@ -543,7 +569,8 @@ TB_TEST(Vpf_top_n4, random_frames) {
                         "range not tracked", "open tile closed by draining",
                         "similar batch after the first (history per batch)",
                         "last frame's line of another batch (slots aliased)",
-                        "similar batch found prefetched ahead"})
+                        "similar batch found prefetched ahead", "PREFETCH from a block record",
+                        "block record: block not tracked", "block record: a batch's block merged into the line's"})
     cov.require(c);
 }
 

@@ -9,7 +9,10 @@
 // loads of saved ranges (a tile coming round again) or of nothing (a fresh tile), some in the
 // cycle of a read. Catches: a read extending the wrong entry or none, a window off by one, a
 // new entry opened past k or where an entry already covers the read, first/last not min/max,
-// a load lost or a read applied before it, an untracked read not reported.
+// a load lost or a read applied before it, an untracked read not reported. The block record
+// (blocks_i, switched now and then after an empty load, as pf_top does at RENDERPASS_BEGIN):
+// a bit set in the wrong entry or block, a second entry opened for a block already held, a
+// target read recorded, an entry opened past 2 x k.
 //
 // Rerun a test: RANDOM_SEED=<n> TESTCASE=<name> build/tb/prefetch/bench_pf_tracker (WAVES=1
 // for an FST). TESSERA_REGRESS=1 makes the random test 10x longer.
@@ -63,10 +66,23 @@ class Bench {
       for (unsigned e = 0; e < kKMax; ++e) n += model_.ranges()[in.rd_kind * kKMax + e].valid;
       return n;
     };
-    const unsigned before = in.load ? 0 : valid_of_kind();
+    auto blocks_held = [&] {
+      unsigned n = 0;
+      for (const PfRange& e : model_.ranges()) n += e.bitmap != 0;
+      return n;
+    };
+    const unsigned before = in.load ? 0 : (in.blocks ? blocks_held() : valid_of_kind());
     const bool untracked = model_.clock(in);
     prev_untracked_ = untracked;
-    if (in.rd_valid && !untracked) cov_.hit(valid_of_kind() > before && !in.load ? "read opens an entry" : "read extends an entry");
+    prev_blocks_ = in.blocks;
+    if (in.blocks) {
+      if (in.rd_valid && in.rd_kind != 0) cov_.hit("target read ignored by the block record");
+      else if (in.rd_valid && !untracked)
+        cov_.hit(blocks_held() > before && !in.load ? "block read opens an entry" : "block read sets a bit");
+      cov_.hit("block read not tracked", untracked);
+    } else if (in.rd_valid && !untracked) {
+      cov_.hit(valid_of_kind() > before && !in.load ? "read opens an entry" : "read extends an entry");
+    }
     if (in.rd_valid) ++reads_;
     untracked_ += untracked;
     cov_.hit("read not tracked", untracked);
@@ -83,6 +99,12 @@ class Bench {
   void compare_state() {
     const auto& got = dut_->ranges_o;
     for (unsigned i = 0; i < kKinds * kKMax; ++i) {
+      if (prev_blocks_) {  // the block record: every bit of the entry
+        const std::uint64_t r = field(got, i * kEntW, kEntW), want = model_.ranges()[i].bits(true);
+        primtb::check(r == want, "cycle {}: block entry {}: RTL block {:#x} bitmap {:#010x}, model block {:#x} bitmap {:#010x}",
+                      cycle_, i, r >> 32, r & 0xffffffffU, want >> 32, want & 0xffffffffU);
+        continue;
+      }
       PfRange r;
       r.valid = field(got, i * kEntW + kEntW - 1, 1) != 0;
       r.first = static_cast<std::uint32_t>(field(got, i * kEntW + kLineAw, kLineAw));
@@ -96,12 +118,13 @@ class Bench {
   void drive(const PfTrackerModel::Inputs& in) {
     dut_->k_i = in.k;
     dut_->window_i = in.window;
+    dut_->blocks_i = in.blocks;
     dut_->load_i = in.load;
     for (unsigned i = 0; i < kKinds * kKMax; ++i) {
       const PfRange r = i < in.load_ranges.size() ? in.load_ranges[i] : PfRange{};
-      primtb::set_field(dut_->load_ranges_i, i * kEntW, kLineAw, r.last);
-      primtb::set_field(dut_->load_ranges_i, i * kEntW + kLineAw, kLineAw, r.first);
-      primtb::set_field(dut_->load_ranges_i, i * kEntW + kEntW - 1, 1, r.valid);
+      const std::uint64_t bits = r.bits(in.blocks);
+      primtb::set_field(dut_->load_ranges_i, i * kEntW, 32, static_cast<std::uint32_t>(bits));
+      primtb::set_field(dut_->load_ranges_i, i * kEntW + 32, kEntW - 32, static_cast<std::uint32_t>(bits >> 32));
     }
     dut_->rd_valid_i = in.rd_valid;
     dut_->rd_kind_i = in.rd_kind;
@@ -111,9 +134,22 @@ class Bench {
   tb::Dut<V>& dut_;
   PfTrackerModel model_;
   std::uint64_t cycle_ = 0, reads_ = 0, untracked_ = 0;
-  bool prev_untracked_ = false;
+  bool prev_untracked_ = false, prev_blocks_ = false;
   primtb::Coverage cov_;
 };
+
+// A tile's saved blocks (the block record): distinct blocks, some entries empty.
+std::vector<PfRange> random_blocks() {
+  std::vector<PfRange> r(kKinds * kKMax);
+  auto block = static_cast<std::uint32_t>(tb::randint(0, (kLineMask >> 5) - 64));
+  for (unsigned i = 0; i < r.size(); ++i) {
+    block += static_cast<std::uint32_t>(tb::randint(1, 7));
+    if (!tb::chance(0.6)) continue;
+    r[i].block = block;
+    r[i].bitmap = static_cast<std::uint32_t>(tb::randint(1, 0xffffffff));
+  }
+  return r;
+}
 
 // A tile's saved ranges: ordered, some entries invalid.
 std::vector<PfRange> random_ranges() {
@@ -148,9 +184,21 @@ TB_TEST(Vpf_tracker_default, random_tiles) {
   const auto n = static_cast<std::uint64_t>(tb::scaled(40000, 400000));
   for (std::uint64_t c = 0; c < n; ++c) {
     in.load = false;
+    if (tb::chance(0.0005)) {
+      // the other record format: the tracker emptied first (pf_top loads it at RENDERPASS_BEGIN,
+      // a cycle before the new format is latched)
+      in.load = true;
+      in.load_ranges.assign(kKinds * kKMax, PfRange{});
+      in.rd_valid = false;
+      co_await b.cycle(in);
+      in.blocks = !in.blocks;
+      in.load = false;
+    }
     if (tb::chance(0.002)) {  // the next tile: its saved ranges, or nothing
       in.load = true;
-      in.load_ranges = tb::chance(0.5) ? random_ranges() : std::vector<PfRange>(kKinds * kKMax);
+      in.load_ranges = !tb::chance(0.5) ? std::vector<PfRange>(kKinds * kKMax)
+                       : in.blocks      ? random_blocks()
+                                        : random_ranges();
       new_tile();
     }
     if (tb::chance(0.003)) in.k = static_cast<unsigned>(tb::randint(0, kKMax + 2));
@@ -170,6 +218,44 @@ TB_TEST(Vpf_tracker_default, random_tiles) {
   cov.require("read opens an entry");
   cov.require("read extends an entry");
   cov.require("load and read in one cycle");
+  for (const char* c : {"block read opens an entry", "block read sets a bit", "block read not tracked",
+                        "target read ignored by the block record"})
+    cov.require(c);
+}
+
+// The block record by hand: texel reads in two blocks fill two entries' bitmaps in any order, a
+// target read is not recorded, and with k = 1 (two entries) a third block is not tracked.
+TB_TEST(Vpf_tracker_default, block_record) {
+  Bench b(dut);
+  co_await b.reset();
+  PfTrackerModel::Inputs in;
+  in.k = 1;
+  in.blocks = true;
+  in.load = true;
+  in.load_ranges.assign(kKinds * kKMax, PfRange{});
+  co_await b.cycle(in);
+  in.load = false;
+  in.rd_valid = true;
+  for (std::uint32_t line : {0x1005U, 0x1000U, 0x101fU, 0x1020U, 0x1005U, 0x1021U}) {
+    in.rd_kind = 0;
+    in.rd_line = line;
+    co_await b.cycle(in);
+  }
+  in.rd_kind = 1;  // a target read: not recorded
+  in.rd_line = 0x2000U;
+  co_await b.cycle(in);
+  in.rd_kind = 0;  // a third block with two entries in use: not tracked
+  in.rd_line = 0x3000U;
+  co_await b.cycle(in);
+  in.rd_valid = false;
+  co_await b.cycle(in);
+  const auto& r = b.model().ranges();
+  primtb::check(r[0].block == 0x80U && r[0].bitmap == 0x8000'0021U, "entry 0: block {:#x} bitmap {:#x}, expected 0x80 0x80000021",
+                r[0].block, r[0].bitmap);
+  primtb::check(r[1].block == 0x81U && r[1].bitmap == 0x3U, "entry 1: block {:#x} bitmap {:#x}, expected 0x81 0x3", r[1].block,
+                r[1].bitmap);
+  for (unsigned i = 2; i < kKinds * kKMax; ++i) primtb::check(r[i].bitmap == 0, "entry {} must stay empty", i);
+  primtb::check(b.untracked() == 1, "{} reads not tracked, expected 1 (the third block)", b.untracked());
 }
 
 // The source's worked example (figure 7): texture reads at random inside 0x0800_0000 ..

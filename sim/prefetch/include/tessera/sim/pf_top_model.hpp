@@ -26,11 +26,12 @@
 
 namespace tessera::sim {
 
-// GEOM.PF_CFG and PF_ADAPT (spec/registers/geom.yaml).
+// GEOM.PF_CFG, PF_RECORD and PF_ADAPT (spec/registers/geom.yaml).
 struct PfConfig {
   unsigned threshold = 8, max_lines = 128, entries = 4, kinds = 3, window = 8;
   unsigned slots = 2;  // 4^slots history lines per tile
   bool lookahead = true;  // prefetch one bin ahead (the line's next)
+  bool blocks = false;    // PF_RECORD.format BLOCKS: the block record
   unsigned hit_high = 75, hit_low = 50;
 };
 
@@ -52,6 +53,9 @@ struct PfCounters {
   // the model's own counts of the lookahead: batches prefetched a bin ahead, and similar batches
   // whose own event found them prefetched already
   std::uint64_t ahead = 0, ahead_hit = 0;
+  // the model's own counts of the block record: PREFETCHes from blocks, and blocks (read or
+  // merged) that found no entry, and a batch's blocks merged into the same block of the line
+  std::uint64_t block_requests = 0, block_untracked = 0, block_merged = 0;
 };
 
 class PfTopModel {
@@ -86,6 +90,7 @@ class PfTopModel {
       s.open = false;
       s.bn = 0xff;
     }
+    clear_trackers();
   }
   void bin_size(unsigned b) { bin_ = b & 3; }
   void pass_begin(unsigned width, unsigned height, const PfConfig& cfg) {
@@ -97,6 +102,7 @@ class PfTopModel {
     ph_ = height & 0xfff;
     tx_n_ = tiles(pw_);
     ty_n_ = tiles(ph_);
+    clear_trackers();
   }
   void frame_end(std::uint32_t hits, std::uint32_t misses, const PfConfig& cfg) {
     if (mode_ == kAdaptive) {
@@ -162,6 +168,7 @@ class PfTopModel {
           j.window = c_win_;
           j.entries = c_ent_;
           j.lookahead = c_la_;
+          j.blocks = c_blk_;
           j.slots = c_slots_;
           j.kinds = c_kinds_;
           j.max_lines = c_max_;
@@ -179,12 +186,15 @@ class PfTopModel {
     PfTrackerModel::Inputs ti;
     ti.k = c_ent_;
     ti.window = c_win_;
+    ti.blocks = c_blk_;
     ti.load = in.bs;
     ti.load_ranges.assign(kKinds * kKMax, PfRange{});
     ti.rd_valid = in.rd;
     ti.rd_kind = (in.tag & 0x80) ? 0 : 1;
     ti.rd_line = (in.addr >> 6) & ((1U << kLineAw) - 1);
-    counters_.untracked += sl.trk.clock(ti);
+    const bool untracked = sl.trk.clock(ti);
+    counters_.untracked += untracked;
+    counters_.block_untracked += untracked && c_blk_;
   }
 
   // Draining (pf_top.sv): every open tile is closed by a job that only writes its line, and every
@@ -199,12 +209,14 @@ class PfTopModel {
       j.window = c_win_;
       j.entries = c_ent_;
       j.slots = c_slots_;  // the line written records them
+      j.blocks = c_blk_;
       sl.jobs.push_back(j);
       sl.open = false;
       ++counters_.closed;
       PfTrackerModel::Inputs ti;
       ti.k = c_ent_;
       ti.window = c_win_;
+      ti.blocks = c_blk_;
       ti.load = true;
       ti.load_ranges.assign(kKinds * kKMax, PfRange{});
       counters_.untracked += sl.trk.clock(ti);
@@ -250,7 +262,7 @@ class PfTopModel {
     unsigned t_count = 0;
     std::uint16_t epoch = 0;
     unsigned threshold = 0, window = 0, entries = 1, kinds = 0, max_lines = 1;
-    bool lookahead = false;
+    bool lookahead = false, blocks = false;
     unsigned slots = 0;
     unsigned width = 0, height = 0, bin = 0;
   };
@@ -276,6 +288,17 @@ class PfTopModel {
     c_max_ = (cfg.max_lines & 0xff) == 0 ? 256 : (cfg.max_lines & 0xff);
     c_slots_ = cfg.slots & 3;
     c_la_ = cfg.lookahead;
+    c_blk_ = cfg.blocks;
+  }
+  // The RTL loads every slice's tracker empty at SET_PREFETCH and RENDERPASS_BEGIN (the record
+  // format may change; the slices are idle): the reads of no tile are dropped.
+  void clear_trackers() {
+    for (auto& s : sl_) {
+      PfTrackerModel::Inputs ti;
+      ti.load = true;
+      ti.load_ranges.assign(kKinds * kKMax, PfRange{});
+      s.trk.clock(ti);
+    }
   }
   unsigned tiles(unsigned px) const { return ((px + (16U << bin_) - 1) >> (4 + bin_)) & 0xff; }
 
@@ -285,19 +308,34 @@ class PfTopModel {
     return it->second;
   }
 
-  static PfRange entry(const Line& l, unsigned i) {
-    const unsigned off = i * kEntW;
-    PfRange r;
-    r.valid = get(l, Pos::ranges, off + kEntW - 1, 1) != 0;
-    r.first = static_cast<std::uint32_t>(get(l, Pos::ranges, off + kLineAw, kLineAw));
-    r.last = static_cast<std::uint32_t>(get(l, Pos::ranges, off, kLineAw));
-    return r;
+  static PfRange entry(const Line& l, unsigned i, bool blocks = false) {
+    return PfRange::from_bits(get(l, Pos::ranges, i * kEntW, kEntW), blocks);
   }
-  static void set_entry(Line& l, unsigned i, const PfRange& r) {
-    const unsigned off = i * kEntW;
-    put(l, Pos::ranges, r.last, off, kLineAw);
-    put(l, Pos::ranges, r.first, off + kLineAw, kLineAw);
-    put(l, Pos::ranges, r.valid, off + kEntW - 1, 1);
+  static void set_entry(Line& l, unsigned i, const PfRange& r, bool blocks = false) {
+    put(l, Pos::ranges, r.bits(blocks), i * kEntW, kEntW);
+  }
+
+  // The block record: a batch's block into the line's entry holding the same block (any of the
+  // eight), its bitmap OR-ed in; else the lowest free entry among the first kinds x entries; else
+  // it is lost (counted untracked).
+  void merge_block(Line& l, const PfRange& r, const Job& j) {
+    for (unsigned e = 0; e < kKinds * kKMax; ++e) {
+      PfRange x = entry(l, e, true);
+      if (x.bitmap != 0 && x.block == r.block) {
+        x.bitmap |= r.bitmap;
+        set_entry(l, e, x, true);
+        ++counters_.block_merged;
+        return;
+      }
+    }
+    for (unsigned e = 0; e < kKinds * j.entries; ++e) {
+      if (entry(l, e, true).bitmap == 0) {
+        set_entry(l, e, r, true);
+        return;
+      }
+    }
+    ++counters_.untracked;
+    ++counters_.block_untracked;
   }
 
   // A batch's range into the line: it extends the lowest valid entry of its kind whose range,
@@ -325,14 +363,18 @@ class PfTopModel {
 
   void run_job(Slice& sl, unsigned s, const Job& j) {
     if (j.p_valid) {
-      for (unsigned i = 0; i < kKinds * kKMax; ++i)
-        if (j.p_ranges[i].valid) merge(sl.line, i / kKMax, j.p_ranges[i], j);
+      for (unsigned i = 0; i < kKinds * kKMax; ++i) {
+        if (!j.p_ranges[i].held(j.blocks)) continue;
+        if (j.blocks) merge_block(sl.line, j.p_ranges[i], j);
+        else merge(sl.line, i / kKMax, j.p_ranges[i], j);
+      }
       const std::uint32_t a = base_ + (j.p_idx << 6);
       // the line written names its successor: the line the slice enters now (the lookahead's)
       Line w = sl.line;
       put(w, Pos::next, j.t_valid ? (j.t_rel + 1) & ((1U << kIdxW) - 1) : 0);
       put(w, Pos::slice, s & 7);
       put(w, Pos::slots, j.slots & 3);
+      put(w, Pos::blocks, j.blocks);
       sl.out.push_back(PfRequest{PfRequest::kWrite, a, w});
       mem(a) = w;
     }
@@ -341,7 +383,7 @@ class PfTopModel {
     sl.out.push_back(PfRequest{PfRequest::kRead, a, {}});
     const Line rl = mem(a);
     const bool same_tgt = get(rl, Pos::width) == j.width && get(rl, Pos::height) == j.height &&
-                          get(rl, Pos::bin_size) == j.bin;
+                          get(rl, Pos::bin_size) == j.bin && get(rl, Pos::blocks) == j.blocks;
     const bool same = same_tgt && get(rl, Pos::batch) == j.t_batch;
     const auto ep = static_cast<std::uint16_t>(get(rl, Pos::epoch));
     if (same && ep == j.epoch) {
@@ -355,6 +397,7 @@ class PfTopModel {
     put(fresh, Pos::bin_size, j.bin);
     put(fresh, Pos::count, j.t_count);
     put(fresh, Pos::batch, j.t_batch);
+    put(fresh, Pos::blocks, j.blocks);
     sl.line = fresh;
     counters_.other_batch += same_tgt && !same && ep == static_cast<std::uint16_t>(j.epoch - 1);
     if (!same || ep != static_cast<std::uint16_t>(j.epoch - 1)) {
@@ -388,7 +431,7 @@ class PfTopModel {
     const Line nl = mem(na);
     if (get(nl, Pos::width) != j.width || get(nl, Pos::height) != j.height || get(nl, Pos::bin_size) != j.bin ||
         static_cast<std::uint16_t>(get(nl, Pos::epoch)) != static_cast<std::uint16_t>(j.epoch - 1) ||
-        get(nl, Pos::slice) != (s & 7) || get(nl, Pos::slots) != (j.slots & 3))
+        get(nl, Pos::slice) != (s & 7) || get(nl, Pos::slots) != (j.slots & 3) || get(nl, Pos::blocks) != j.blocks)
       return;
     ++counters_.ahead;
     sl.ahead_line = (ah_idx + 1) & kMask;
@@ -397,9 +440,25 @@ class PfTopModel {
   }
 
   // A line's recorded ranges, texture kind first, of the kinds the job allows: one PREFETCH per
-  // line, at most max_lines, below the end of memory.
+  // line, at most max_lines, below the end of memory. The block record: each block's lines whose
+  // bit is set, in order, the entries in order (texture, so only when the job allows it).
   void issue(Slice& sl, const Line& rl, const Job& j) {
     unsigned n = 0;
+    if (j.blocks) {
+      for (unsigned i = 0; i < kKinds * kKMax && n < j.max_lines && (j.kinds & 1U); ++i) {
+        const PfRange r = entry(rl, i, true);
+        for (unsigned b = 0; b < 32 && n < j.max_lines; ++b) {
+          const std::uint64_t cur = (std::uint64_t{r.block} << 5) | b;
+          if (!((r.bitmap >> b) & 1U)) continue;
+          if (cur >= mem_lines_) break;
+          sl.out.push_back(PfRequest{PfRequest::kPrefetch, static_cast<std::uint32_t>(cur << 6), {}});
+          ++n;
+        }
+      }
+      counters_.requested += n;
+      counters_.block_requests += n;
+      return;
+    }
     for (unsigned i = 0; i < kKinds * kKMax && n < j.max_lines; ++i) {
       const PfRange r = entry(rl, i);
       if (!r.valid || !((j.kinds >> (i / kKMax)) & 1U)) continue;
@@ -421,7 +480,7 @@ class PfTopModel {
   bool pass_open_ = false;
   std::uint32_t pass_base_ = 0, hits_ = 0, misses_ = 0;
   unsigned c_thr_ = 0, c_win_ = 0, c_ent_ = 1, c_kinds_ = 0, c_max_ = 1, c_slots_ = 0;
-  bool c_la_ = false;
+  bool c_la_ = false, c_blk_ = false;
 };
 
 }  // namespace tessera::sim
