@@ -503,6 +503,8 @@ void CommandBuffer::set_prefetch(const PrefetchConfig& c, uint32_t history_addr,
                        TS_GEOM_PF_CFG_SLOTS_PUT(static_cast<uint32_t>(std::countr_zero(c.history_slots)) / 2) |
                        TS_GEOM_PF_CFG_WINDOW_PUT(c.window_lines);
   const uint32_t adapt = TS_GEOM_PF_ADAPT_HIT_HIGH_PUT(c.hit_high) | TS_GEOM_PF_ADAPT_HIT_LOW_PUT(c.hit_low);
+  const uint32_t record = TS_GEOM_PF_RECORD_FORMAT_PUT(c.blocks ? TS_PF_RECORD_BLOCKS : TS_PF_RECORD_RANGES);
+  set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_PF_RECORD_OFFSET, {record});
   set_regs(TS_GEOM_BASE_ADDR + TS_GEOM_PF_CFG_OFFSET, {cfg, adapt});
   const Dwords p = pkt::set_prefetch(static_cast<uint32_t>(c.mode), history_addr, history_bytes);
   check_room(p.size(), "SET_PREFETCH");

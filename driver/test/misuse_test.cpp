@@ -167,6 +167,7 @@ TEST(Misuse, PrefetchSettingsChecked) {
   tuned.window_lines = 16;
   tuned.history_slots = 64;  // written as 3
   tuned.lookahead = false;   // its reset is 1: the bit must go out cleared
+  tuned.blocks = true;       // GEOM.PF_RECORD, written just before PF_CFG
   cb.set_prefetch(tuned, at(r, 4096), 8192);
   cb.close();
   r.kmd->wait(r.kmd->submit(cb, 0));
@@ -176,8 +177,13 @@ TEST(Misuse, PrefetchSettingsChecked) {
   EXPECT_EQ(TS_PKT_SET_PREFETCH_MODE_GET(it->args.at(TS_PKT_SET_PREFETCH_MODE_DW)), TS_PF_MODE_ADAPTIVE);
   EXPECT_EQ(it->args.at(TS_PKT_SET_PREFETCH_ADDR_DW), at(r, 4096));
   EXPECT_EQ(it->args.at(TS_PKT_SET_PREFETCH_SIZE_DW), 8192u);
-  // GEOM.PF_CFG and PF_ADAPT went in-band just before it, one register write each
-  ASSERT_GE(it - log.begin(), 2);
+  // GEOM.PF_RECORD, PF_CFG and PF_ADAPT went in-band just before it, one register write each
+  ASSERT_GE(it - log.begin(), 3);
+  const auto& record = *(it - 3);
+  ASSERT_EQ(record.opcode, TS_OP_SET_REGS);
+  ASSERT_EQ(record.args.size(), 2u);
+  EXPECT_EQ(record.args[0], TS_GEOM_BASE_ADDR + TS_GEOM_PF_RECORD_OFFSET);
+  EXPECT_EQ(TS_GEOM_PF_RECORD_FORMAT_GET(record.args[1]), TS_PF_RECORD_BLOCKS);
   const auto& cfg = *(it - 2);
   const auto& adapt = *(it - 1);
   ASSERT_EQ(cfg.opcode, TS_OP_SET_REGS);

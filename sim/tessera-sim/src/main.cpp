@@ -358,7 +358,8 @@ void apply_prefetch_tune(const std::string& option, const std::string& text, tes
     }
     const std::size_t eq = item.find('=');
     const std::string key = item.substr(0, eq), val = eq == std::string::npos ? "" : item.substr(eq + 1);
-    static constexpr const char* kKeys = "threshold, max_lines, entries, kinds, window, slots, lookahead, hit_high, hit_low";
+    static constexpr const char* kKeys =
+        "threshold, max_lines, entries, kinds, window, slots, lookahead, blocks, hit_high, hit_low";
     if (eq == std::string::npos || val.empty() || val.size() > 4 || val.find_first_not_of("0123456789") != std::string::npos)
       throw UsageError(fmt::format("{}: '{}' is not KEY=N (keys: {})", option, item, kKeys));
     const auto v = static_cast<uint32_t>(std::stoul(val));
@@ -371,6 +372,9 @@ void apply_prefetch_tune(const std::string& option, const std::string& text, tes
     else if (key == "lookahead") {
       if (v > 1) throw UsageError(fmt::format("{}: lookahead = {} is not 0 or 1", option, v));
       c.lookahead = v != 0;
+    } else if (key == "blocks") {
+      if (v > 1) throw UsageError(fmt::format("{}: blocks = {} is not 0 or 1", option, v));
+      c.blocks = v != 0;
     }
     else if (key == "hit_high") c.hit_high = v;
     else if (key == "hit_low") c.hit_low = v;
@@ -1614,8 +1618,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--prefetch-tune", a.prefetch_tune, "The tile prefetcher's tuning, KEY=N,...: threshold, max_lines, "
                                                       "entries, kinds (1 texture, 2 target), window (lines), slots (history lines per "
-                                                      "tile: 1, 4, 16, 64), lookahead (1: prefetch one bin ahead, 0: the batch about to render only), hit_high, "
-                                                      "hit_low (GEOM.PF_CFG, PF_ADAPT; default their resets)");
+                                                      "tile: 1, 4, 16, 64), lookahead (1: prefetch one bin ahead, 0: the batch about to render only), blocks (1: "
+                                                      "record texel reads as 32-line blocks with a bitmap, 0: as ranges), hit_high, "
+                                                      "hit_low (GEOM.PF_CFG, PF_RECORD, PF_ADAPT; default their resets)");
   run->add_option("--tess-stage", a.tess_stage, "The slices' tessellation stage, KEY=N,...: tg (patches per thread "
                                                 "group), slots, hs_base, hs_per_patch, ds_wave, rate (default: the "
                                                 "GEOM TESS_* resets)");

@@ -679,6 +679,13 @@ std::vector<std::pair<uint32_t, uint32_t>> SceneRunner::deleted_target_ranges() 
   return out;
 }
 
+std::vector<std::pair<uint32_t, uint32_t>> SceneRunner::texture_ranges() const {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (const auto& [name, tex] : scene_.textures)
+    out.push_back({textures_.at(name).addr, static_cast<uint32_t>(tex.rgba.size())});
+  return out;
+}
+
 std::vector<uint8_t> SceneRunner::read_vis_buffer() {
   std::vector<uint8_t> b(vis_buffer_.size);
   dev_->read_mem(vis_buffer_.addr, b);

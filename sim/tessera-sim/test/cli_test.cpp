@@ -276,6 +276,8 @@ TEST(Cli, BadInputIsRejectedClearly) {
        "--prefetch-tune 'slots=8': prefetcher: history_slots = 8 is not 1, 4, 16 or 64"},
       {"prefetch-tune lookahead not a bit", "--prefetch on --prefetch-tune lookahead=2", "",
        "--prefetch-tune: lookahead = 2 is not 0 or 1"},
+      {"prefetch-tune blocks not a bit", "--prefetch on --prefetch-tune blocks=3", "",
+       "--prefetch-tune: blocks = 3 is not 0 or 1"},
   };
   for (const Bad& c : cases) {
     const fs::path out = d / "out";

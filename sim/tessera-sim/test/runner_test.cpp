@@ -749,6 +749,82 @@ TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
   EXPECT_GT(next_written, 0u) << "no successor named is a line frame 2 wrote";
 }
 
+// Catches (issue 19, the block record, GEOM.PF_RECORD BLOCKS): a picture changed by it; a line
+// recorded in the ranges format or without the format bit; a block holding a line no texel
+// read touched (a target line, an address off by a block or a bit); one block in two entries;
+// a block record that prefetches nothing the next frame. The coherent scene at 96x64, 2 frames
+// on the 2-slice RTL GPU.
+TEST(Runner, BlockRecordHoldsTheTexelLinesRead) {
+  const LoadedScene ls = small_coherent_scene(2);
+  RunConfig rc;
+  rc.slices = 2;
+  rc.backend = "ref";
+  RefFrameRenderer renderer;
+  SceneRunner ref(ls, rc, &renderer);
+  rc.backend = "rtl";
+  rc.prefetch.mode = tessera::driver::PrefetchMode::On;
+  rc.prefetch.blocks = true;
+  SceneRunner rtl(ls, rc);
+  for (uint32_t f = 0; f < 2; ++f) {
+    ref.run_frame(f);
+    const FrameStats st = rtl.run_frame(f);
+    const std::vector<uint8_t> a = ref.read_screen(), b = rtl.read_screen();
+    ASSERT_EQ(a.size(), b.size());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < a.size(); i += 4) bad += std::memcmp(&a[i], &b[i], 4) != 0;
+    EXPECT_EQ(bad, 0u) << "frame " << f << ": pixels differ with the block record";
+    ASSERT_TRUE(st.prefetch.has_value());
+    if (f == 1) {
+      EXPECT_GT(st.prefetch->tiles_similar, 0u);
+      EXPECT_GT(st.prefetch->lines_requested, 0u) << "last frame's blocks prefetch nothing";
+    }
+  }
+  // Frame 1's lines (epoch 1 + 2 + 1): the block format, and every line a block names is a
+  // texture's (the texel reads are the only ones recorded).
+  constexpr unsigned kSlots = 1u << (2 * TS_GEOM_PF_CFG_SLOTS_RESET);
+  constexpr unsigned kEntW = 53;
+  const auto [addr, bytes] = rtl.prefetch_history();
+  ASSERT_GE(bytes, 6u * kSlots * 64);
+  std::vector<uint8_t> hist(6 * kSlots * 64);
+  rtl.device().read_mem(addr, hist);
+  const auto textures = rtl.texture_ranges();
+  unsigned lines = 0, blocks = 0;
+  for (unsigned i = 0; i < 6 * kSlots; ++i) {
+    std::array<uint32_t, 16> w{};
+    std::memcpy(w.data(), &hist[i * 64], 64);
+    const auto line = tessera::layout::PfHistoryLine::unpack(w.data());
+    if (line.epoch != 4) continue;
+    ++lines;
+    EXPECT_EQ(line.blocks, 1u) << "line " << i << " is not in the block format";
+    std::vector<uint32_t> seen;
+    for (unsigned e = 0; e < 8; ++e) {
+      auto bits = [&](unsigned lo, unsigned n) {
+        uint64_t v = 0;
+        for (unsigned k = 0; k < n; ++k) {
+          const unsigned bit = tessera::layout::PfHistoryLine::Pos::ranges.lsb + e * kEntW + lo + k;
+          v |= uint64_t{(w[bit / 32] >> (bit % 32)) & 1u} << k;
+        }
+        return v;
+      };
+      const auto bitmap = static_cast<uint32_t>(bits(0, 32)), block = static_cast<uint32_t>(bits(32, 21));
+      if (bitmap == 0) continue;
+      ++blocks;
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), block), 0) << "line " << i << ": block " << block << " twice";
+      seen.push_back(block);
+      for (unsigned b = 0; b < 32; ++b) {
+        if (!((bitmap >> b) & 1u)) continue;
+        const uint64_t a = (uint64_t{block} * 32 + b) * 64;
+        const bool in_texture = std::any_of(textures.begin(), textures.end(),
+                                            [&](const auto& t) { return a >= t.first && a < uint64_t{t.first} + t.second; });
+        EXPECT_TRUE(in_texture) << "line " << i << " block entry " << e << ": line 0x" << std::hex << a
+                                << " is no texture's";
+      }
+    }
+  }
+  EXPECT_GE(lines, 4u) << "lines frame 1 wrote";
+  EXPECT_GT(blocks, 0u) << "no texel read recorded";
+}
+
 // Catches (issue 19, the bound): `--prefetch ideal` changing a picture (an ideal read answered
 // with data older than a write, or from the wrong address), leaking onto data the prefetcher
 // does not fetch (ranges other than the kinds'), or not taking effect (no read answered as

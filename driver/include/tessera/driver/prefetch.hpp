@@ -1,5 +1,5 @@
 // The tile prefetcher as the driver sees it (docs/prefetcher.md): its mode and tuning, which a
-// command buffer records (CommandBuffer::set_prefetch: GEOM.PF_CFG and PF_ADAPT by SET_REGS,
+// command buffer records (CommandBuffer::set_prefetch: GEOM.PF_RECORD, PF_CFG and PF_ADAPT by SET_REGS,
 // then SET_PREFETCH with the history buffer), and its counters (Kmd::read_prefetch_counters).
 // Every field position, reset and enum value comes from the generated tessera_spec.h.
 #pragma once
@@ -22,7 +22,7 @@ const char* to_string(PrefetchMode m);
 // "off", "on", "adaptive"; nullopt for anything else
 std::optional<PrefetchMode> parse_prefetch_mode(std::string_view s);
 
-// GEOM.PF_CFG and PF_ADAPT; the defaults are the registers' resets.
+// GEOM.PF_CFG, PF_RECORD and PF_ADAPT; the defaults are the registers' resets.
 struct PrefetchConfig {
   PrefetchMode mode = PrefetchMode::Off;
   uint32_t threshold = TS_GEOM_PF_CFG_THRESHOLD_RESET;   // popcount difference of a similar tile, 0..255
@@ -36,6 +36,9 @@ struct PrefetchConfig {
   // prefetch one bin ahead: a similar batch also prefetches the batch its slice rendered next
   // last frame (docs/prefetcher.md "Lookahead"); false is the source's prefetch by tile ID alone
   bool lookahead = TS_GEOM_PF_CFG_LOOKAHEAD_RESET != 0;
+  // GEOM.PF_RECORD: record a batch's texel reads as 32-line blocks with a bitmap each, not the
+  // source's {first, last} ranges (docs/prefetcher.md "Block record")
+  bool blocks = TS_GEOM_PF_RECORD_FORMAT_RESET == TS_PF_RECORD_BLOCKS;
   uint32_t hit_high = TS_GEOM_PF_ADAPT_HIT_HIGH_RESET;   // percent, 0..100
   uint32_t hit_low = TS_GEOM_PF_ADAPT_HIT_LOW_RESET;     // percent, 0..100, at most hit_high
   bool operator==(const PrefetchConfig&) const = default;

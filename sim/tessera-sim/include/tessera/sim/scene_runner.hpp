@@ -232,6 +232,8 @@ class SceneRunner {
   // [address, bytes) of the color and depth buffers of the targets the scene deletes
   // (DSID_DELETE): their memory is undefined afterwards (dirty lines may be dropped).
   std::vector<std::pair<uint32_t, uint32_t>> deleted_target_ranges() const;
+  // [address, bytes) of the scene's textures in GPU memory.
+  std::vector<std::pair<uint32_t, uint32_t>> texture_ranges() const;
   // Flushes and closes the waveform (rtl); the device is gone afterwards.
   void close();
 
