@@ -677,22 +677,38 @@ LoadedScene small_coherent_scene(uint32_t frames) {
   s.frames = frames;
   return load_assets(std::move(s));
 }
+// The reference renderer and the 2-slice RTL GPU with a prefetcher configuration, side by side
+// on one scene: frame() runs a frame on both and checks that the pictures are equal.
+struct RefAndRtlWithPrefetcher {
+  RefAndRtlWithPrefetcher(const LoadedScene& ls, const tessera::driver::PrefetchConfig& pf)
+      : ref(ls, config("ref", {}), &renderer), rtl(ls, config("rtl", pf)) {}
+  static RunConfig config(const char* backend, const tessera::driver::PrefetchConfig& pf) {
+    RunConfig rc;
+    rc.slices = 2;
+    rc.backend = backend;
+    rc.prefetch = pf;
+    return rc;
+  }
+  // The RTL's frame statistics.
+  FrameStats frame(uint32_t f) {
+    ref.run_frame(f);
+    FrameStats st = rtl.run_frame(f);
+    EXPECT_EQ(pixels_differing(ref, rtl), 0u) << "frame " << f << ": pixels differ with the prefetcher on";
+    return st;
+  }
+  RefFrameRenderer renderer;
+  SceneRunner ref, rtl;
+};
 }  // namespace
 
 TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
   const LoadedScene ls = small_coherent_scene(3);
-  RunConfig rc;
-  rc.slices = 2;
-  rc.backend = "ref";
-  RefFrameRenderer renderer;
-  SceneRunner ref(ls, rc, &renderer);
-  rc.backend = "rtl";
-  rc.prefetch.mode = tessera::driver::PrefetchMode::Adaptive;
-  SceneRunner rtl(ls, rc);
+  tessera::driver::PrefetchConfig pf;
+  pf.mode = tessera::driver::PrefetchMode::Adaptive;
+  RefAndRtlWithPrefetcher run(ls, pf);
+  SceneRunner& rtl = run.rtl;
   for (uint32_t f = 0; f < 3; ++f) {
-    ref.run_frame(f);
-    const FrameStats st = rtl.run_frame(f);
-    EXPECT_EQ(pixels_differing(ref, rtl), 0u) << "frame " << f << ": pixels differ with the prefetcher on";
+    const FrameStats st = run.frame(f);
     ASSERT_TRUE(st.prefetch.has_value());
     const PrefetchFrameStats& p = *st.prefetch;
     EXPECT_EQ(p.mode, "adaptive");
@@ -762,19 +778,13 @@ TEST(Runner, PrefetcherChangesNoPictureAndPrefetchesSimilarTiles) {
 // on the 2-slice RTL GPU.
 TEST(Runner, BlockRecordHoldsTheTexelLinesRead) {
   const LoadedScene ls = small_coherent_scene(2);
-  RunConfig rc;
-  rc.slices = 2;
-  rc.backend = "ref";
-  RefFrameRenderer renderer;
-  SceneRunner ref(ls, rc, &renderer);
-  rc.backend = "rtl";
-  rc.prefetch.mode = tessera::driver::PrefetchMode::On;
-  rc.prefetch.blocks = true;
-  SceneRunner rtl(ls, rc);
+  tessera::driver::PrefetchConfig pf;
+  pf.mode = tessera::driver::PrefetchMode::On;
+  pf.blocks = true;
+  RefAndRtlWithPrefetcher run(ls, pf);
+  SceneRunner& rtl = run.rtl;
   for (uint32_t f = 0; f < 2; ++f) {
-    ref.run_frame(f);
-    const FrameStats st = rtl.run_frame(f);
-    EXPECT_EQ(pixels_differing(ref, rtl), 0u) << "frame " << f << ": pixels differ with the block record";
+    const FrameStats st = run.frame(f);
     ASSERT_TRUE(st.prefetch.has_value());
     if (f == 1) {
       EXPECT_GT(st.prefetch->tiles_similar, 0u);
