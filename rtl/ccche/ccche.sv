@@ -900,33 +900,27 @@ module ccche #(
   // Line-state and PLRU updates: one entry from the lookup / sequencer, one from a landing
   // fill (installed valid and clean; always a reserved way, never the other entry's line);
   // invalidate-all clears every valid bit.
+  // Unconditional assignments with the conditions in the values, not `if`s in the loop:
+  // Yosys 0.23's proc_mux builds a decision tree per assigned slice over the whole process,
+  // and the `if` form cost it 12 s (make synth). (Continuous assignments per line would be as
+  // cheap for Yosys but make Verilator rebuild the vectors by concatenation, a quarter of the
+  // GPU's simulation time.)
   always_comb begin
-    valid_d = valid_q;
-    dirty_d = dirty_q;
-    tag_d   = tag_q;
-    dsid_d  = dsid_q;
-    plru_d  = plru_q;
     for (int unsigned l = 0; l < LINES; l++) begin
-      if (ent_we && ent_idx == IdxW'(l)) begin
-        valid_d[l]                   = ent_valid;
-        dirty_d[l]                   = ent_dirty;
-        tag_d[l*TagW +: TagW]        = ent_tag;
-        dsid_d[l*DsidW +: DsidW]     = ent_dsid;
-      end
-      if (fill_wr && {fl_line[SetW-1:0], fl_way} == IdxW'(l)) begin
-        valid_d[l]                   = 1'b1;
-        dirty_d[l]                   = 1'b0;
-        tag_d[l*TagW +: TagW]        = fl_line[LineAW-1:SetW];
-        dsid_d[l*DsidW +: DsidW]     = '0;   // clean: the dsid matters only once written
-      end
+      logic ent_here, fill_here;
+      ent_here  = ent_we && ent_idx == IdxW'(l);
+      fill_here = fill_wr && {fl_line[SetW-1:0], fl_way} == IdxW'(l);
+      valid_d[l] = !inval_all && (fill_here || (ent_here ? ent_valid : valid_q[l]));
+      dirty_d[l] = !fill_here && (ent_here ? ent_dirty : dirty_q[l]);
+      tag_d[l*TagW +: TagW] = fill_here ? fl_line[LineAW-1:SetW]
+                            : ent_here  ? ent_tag : tag_q[l*TagW +: TagW];
+      // clean: the dsid matters only once written
+      dsid_d[l*DsidW +: DsidW] = fill_here ? '0
+                               : ent_here  ? ent_dsid : dsid_q[l*DsidW +: DsidW];
     end
-    if (inval_all) begin
-      valid_d = '0;
-    end
-    for (int unsigned s = 0; s < Sets; s++) begin
-      if (plru_we && q_set == SetW'(s)) begin
-        plru_d[s*PlruW +: PlruW] = plru_new;
-      end
+    for (int unsigned st = 0; st < Sets; st++) begin
+      plru_d[st*PlruW +: PlruW] = (plru_we && q_set == SetW'(st)) ? plru_new
+                                                                   : plru_q[st*PlruW +: PlruW];
     end
   end
 

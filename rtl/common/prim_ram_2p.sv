@@ -48,12 +48,11 @@ module prim_ram_2p #(
   logic [WIDTH-1:0] rdata_q;
   logic             rvalid_d, rvalid_q;
 
+  // The write enable and the mask bit in one condition (prim_ram_1p says why).
   always_ff @(posedge clk_i) begin
-    if (we_i) begin
-      for (int unsigned m = 0; m < MaskW; m++) begin
-        if (wmask_i[m]) begin
-          mem[waddr_i][m*Gran +: Gran] <= wdata_i[m*Gran +: Gran];
-        end
+    for (int unsigned m = 0; m < MaskW; m++) begin
+      if (we_i && wmask_i[m]) begin
+        mem[waddr_i][m*Gran +: Gran] <= wdata_i[m*Gran +: Gran];
       end
     end
   end

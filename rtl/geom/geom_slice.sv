@@ -753,16 +753,19 @@ module geom_slice #(
     end
   end
   assign s_free = (s_cnt_q != '0) && !tail_pend;
+  // Unconditional assignments per pending bit (the condition in the value): with `if`s in
+  // the loop Yosys 0.23's proc_mux took seconds per slice (make synth).
   always_comb begin
-    pend_d    = pend_q;
-    s_alloc_d = s_alloc_q;
-    s_tail_d  = s_tail_q;
     for (int unsigned e = 0; e < STORE_DEPTH; e++) begin
       for (int unsigned r = 0; r < NS; r++) begin
-        if (rgo && 32'(rentry[EW-1:0]) == e && 32'(ridx) == r) pend_d[e*NS + r] = 1'b0;
+        pend_d[e*NS + r] = (b_store && 32'(s_alloc_q) == e) ? b_mask_q[r]
+                         : !(rgo && 32'(rentry[EW-1:0]) == e && 32'(ridx) == r) && pend_q[e*NS + r];
       end
-      if (b_store && 32'(s_alloc_q) == e) pend_d[e*NS +: NS] = b_mask_q;
     end
+  end
+  always_comb begin
+    s_alloc_d = s_alloc_q;
+    s_tail_d  = s_tail_q;
     if (b_store) begin
       s_alloc_d = (32'(s_alloc_q) == STORE_DEPTH - 1) ? '0 : s_alloc_q + EW'(1);
     end
