@@ -903,7 +903,7 @@ module ccche #(
   // Unconditional assignments with the conditions in the values, not `if`s in the loop:
   // Yosys 0.23's proc_mux builds a decision tree per assigned slice over the whole process,
   // and the `if` form cost it 12 s (make synth). (Continuous assignments per line would be as
-  // cheap for Yosys but make Verilator rebuild the vectors by concatenation, a quarter of the
+  // cheap for Yosys but make Verilator rebuild the vectors by concatenation, a fifth of the
   // GPU's simulation time.)
   always_comb begin
     for (int unsigned l = 0; l < LINES; l++) begin
