@@ -25,6 +25,8 @@ void validate(const DramConfig& c) {
   if (c.bytes_per_cycle < 1) throw std::invalid_argument("DramConfig: bytes_per_cycle must be >= 1");
   if (c.w_buffer_beats < 1) throw std::invalid_argument("DramConfig: w_buffer_beats must be >= 1");
   if (c.ready_stall < 0 || c.ready_stall >= 1) throw std::invalid_argument("DramConfig: ready_stall must be in [0, 1)");
+  if (c.ideal_percent < 1 || c.ideal_percent > 100)
+    throw std::invalid_argument(fmt::format("DramConfig: ideal_percent = {} is outside 1..100", c.ideal_percent));
   for (std::size_t i = 0; i < c.ideal_reads.size(); ++i) {
     const DramRange& r = c.ideal_reads[i];
     if (r.size == 0 || static_cast<std::uint64_t>(r.base) + r.size > (std::uint64_t{1} << 32))
@@ -92,6 +94,15 @@ bool DramModel::is_ideal_read(const AxiAddr& a) const {
   for (const DramRange& r : cfg_.ideal_reads)
     inside = inside || (r.base <= lo && hi < static_cast<std::uint64_t>(r.base) + r.size);
   if (!inside) return false;
+  // ideal_percent: the burst's first line decides (the GPU reads one line a burst); splitmix64
+  // spreads neighbouring lines, so a share covers every texture and tile alike
+  if (cfg_.ideal_percent < 100) {
+    std::uint64_t z = (lo >> 6) + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    if (z % 100 >= cfg_.ideal_percent) return false;
+  }
   // never ahead of an accepted write to the same bytes that has not reached memory yet
   for (const QueueEntry& q : queue_) {
     if (!q.write) continue;

@@ -577,3 +577,43 @@ TEST(DramModel, IdealReadsAnswerAtOnceAndFreeTheBus) {
   bad.ideal_reads = {DramRange{0x1000, 0}};
   EXPECT_THROW(DramModel{bad}, std::invalid_argument);
 }
+
+// DramConfig::ideal_percent (`tessera-sim --prefetch ideal:N`, the bound at N % coverage): that
+// share of the ranges' lines is ideal, the same lines in every run, spread over the range, and
+// the rest are timed as ordinary reads. Catches: the share ignored (every line ideal, the
+// curve flat), a share that differs from run to run (points of the curve not comparable), a
+// hash that picks a contiguous block (one texture covered, another not), out-of-range shares.
+TEST(DramModel, IdealPercentMakesThatShareOfTheLinesIdeal) {
+  DramConfig cfg;
+  cfg.latency = 80;
+  cfg.max_outstanding = 0;
+  cfg.ideal_reads = {DramRange{0x40000, 1000 * 64}};
+  cfg.ideal_percent = 30;
+  auto run = [&](std::vector<bool>& ideal) {
+    Rig rig(cfg, bursts_allowed());
+    for (std::uint32_t i = 0; i < 1000; ++i) rig.master.read_line(i, 0x40000 + i * 64);  // ID = line
+    if (!rig.run_until_idle(200000, 1000, 0)) return false;
+    std::vector<std::uint64_t> answered(1000, 0);
+    for (const RBeat& b : rig.master.rbeats) answered.at(b.r.id) = b.edge;
+    ideal.assign(1000, false);
+    for (std::uint32_t i = 0; i < 1000; ++i) ideal[i] = answered[i] - rig.master.ar_edges[i] < 80;
+    EXPECT_TRUE(rig.chk.ok()) << rig.chk.report();
+    return true;
+  };
+  std::vector<bool> a, b;
+  ASSERT_TRUE(run(a));
+  ASSERT_TRUE(run(b));
+  EXPECT_EQ(a, b) << "the same lines in every run";
+  const auto count = [](const std::vector<bool>& v, std::size_t lo, std::size_t hi) {
+    return std::count(v.begin() + static_cast<std::ptrdiff_t>(lo), v.begin() + static_cast<std::ptrdiff_t>(hi), true);
+  };
+  EXPECT_NEAR(static_cast<double>(count(a, 0, 1000)), 300.0, 45.0);
+  for (std::size_t q = 0; q < 4; ++q)  // every quarter of the range gets its share
+    EXPECT_NEAR(static_cast<double>(count(a, q * 250, q * 250 + 250)), 75.0, 30.0) << "quarter " << q;
+
+  DramConfig bad;
+  bad.ideal_percent = 0;
+  EXPECT_THROW(DramModel{bad}, std::invalid_argument);
+  bad.ideal_percent = 101;
+  EXPECT_THROW(DramModel{bad}, std::invalid_argument);
+}

@@ -401,14 +401,27 @@ unsigned tune_kinds(const std::string& tune) {
   return c.kinds;
 }
 
-// --prefetch off | on | adaptive | ideal (docs/prefetcher.md). `ideal` is not a prefetcher
-// mode but its bound: the prefetcher off and the DRAM answering the reads of the kinds it may
-// fetch at once (RunConfig::ideal_prefetch, "The bound").
-bool prefetch_ideal(const std::string& x) { return x == "ideal"; }
+// --prefetch off | on | adaptive | ideal | ideal:N (docs/prefetcher.md). `ideal` is not a
+// prefetcher mode but its bound: the prefetcher off and the DRAM answering the reads of the
+// kinds it may fetch at once (RunConfig::ideal_prefetch, "The bound"); `ideal:N` the same for
+// N % of those lines (RunConfig::ideal_percent), the bound of a prefetcher covering N %.
+bool prefetch_ideal(const std::string& x) { return x == "ideal" || x.rfind("ideal:", 0) == 0; }
+unsigned ideal_percent(const std::string& option, const std::string& x) {
+  if (x == "ideal") return 100;
+  const std::string n = x.substr(6);
+  if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
+      std::stoul(n) > 100)
+    throw UsageError(fmt::format("{}: '{}': the share must be a whole percentage of the lines in 1..100 (ideal:N)",
+                                 option, x));
+  return static_cast<unsigned>(std::stoul(n));
+}
 tessera::driver::PrefetchMode prefetch_mode(const std::string& option, const std::string& x) {
-  if (prefetch_ideal(x)) return tessera::driver::PrefetchMode::Off;
+  if (prefetch_ideal(x)) {
+    ideal_percent(option, x);
+    return tessera::driver::PrefetchMode::Off;
+  }
   if (const auto m = tessera::driver::parse_prefetch_mode(x)) return *m;
-  throw UsageError(fmt::format("{}: '{}' is not one of off, on, adaptive, ideal", option, x));
+  throw UsageError(fmt::format("{}: '{}' is not one of off, on, adaptive, ideal, ideal:N", option, x));
 }
 
 // stats.json "prefetch" (docs/tessera-sim.md "stats.json"): null keys without the RTL.
@@ -898,7 +911,8 @@ int cmd_run(RunArgs a) {
   rc.prefetch.mode = prefetch_mode("--prefetch", a.prefetch);
   rc.ideal_prefetch = prefetch_ideal(a.prefetch);
   if (rc.ideal_prefetch && a.backend != "rtl")
-    throw UsageError("--prefetch ideal: the bound changes DRAM timing, so it needs --backend rtl");
+    throw UsageError(fmt::format("--prefetch {}: the bound changes DRAM timing, so it needs --backend rtl", a.prefetch));
+  if (rc.ideal_prefetch) rc.ideal_percent = ideal_percent("--prefetch", a.prefetch);
   apply_prefetch_tune("--prefetch-tune", a.prefetch_tune, rc.prefetch);
   rc.tiled_textures = texture_layout_tiled("--texture-layout", a.texture_layout);
   rc.seed = a.seed;
@@ -1337,6 +1351,7 @@ int cmd_bench(const BenchArgs& b) {
       apply_tess_stage("--tess-stage", b.tess_stage, rc.tess);
       rc.prefetch.mode = prefetch_mode("--prefetch", p.prefetch);
       rc.ideal_prefetch = prefetch_ideal(p.prefetch);
+      if (rc.ideal_prefetch) rc.ideal_percent = ideal_percent("--prefetch", p.prefetch);
       apply_prefetch_tune("--prefetch-tune", b.prefetch_tune, rc.prefetch);
       rc.tiled_textures = b.texture_layout == "tiled";
       rc.cancel = &g_cancel;
@@ -1462,7 +1477,9 @@ int cmd_bench(const BenchArgs& b) {
     }
     // The bound (docs/prefetcher.md "The bound"): what no SLC prefetch of these kinds can beat.
     if (prefetch_ideal(p.prefetch)) {
-      pf_row = json{{"ideal", true}, {"memory_wait_cycles_per_frame", static_cast<double>(mem_wait) / b.frames},
+      const unsigned share_pct = ideal_percent("--prefetch", p.prefetch);
+      pf_row = json{{"ideal", true}, {"ideal_percent", share_pct},
+                    {"memory_wait_cycles_per_frame", static_cast<double>(mem_wait) / b.frames},
                     {"texel_wait_cycles_per_frame", static_cast<double>(tex_wait) / b.frames},
                     {"load_wait_cycles_per_frame", static_cast<double>(load_wait) / b.frames}};
       if (off != no_prefetch.end()) {
@@ -1475,9 +1492,10 @@ int cmd_bench(const BenchArgs& b) {
         const double cyc_off = static_cast<double>(off->second.cycles) / b.frames;
         auto per_frame = [&](uint64_t v) { return si(static_cast<double>(v) / b.frames); };
         auto pct = [](double now, double was) { return was ? 100.0 * (now - was) / was : 0.0; };
-        std::printf("%-44s   ideal bound (PF_CFG.kinds %u read at once, no bus time): memory-wait slice-cycles %s -> %s "
-                    "(%+.1f%%; texel %s -> %s, tile load %s -> %s), frame cycles %+.1f%%\n",
-                    "", tune_kinds(b.prefetch_tune), per_frame(wait_off).c_str(), per_frame(mem_wait).c_str(),
+        std::printf("%-44s   ideal bound (%s PF_CFG.kinds %u read at once, no bus time): memory-wait slice-cycles "
+                    "%s -> %s (%+.1f%%; texel %s -> %s, tile load %s -> %s), frame cycles %+.1f%%\n",
+                    "", share_pct == 100 ? "the data of" : fmt::format("{} % of the lines of", share_pct).c_str(),
+                    tune_kinds(b.prefetch_tune), per_frame(wait_off).c_str(), per_frame(mem_wait).c_str(),
                     pct(static_cast<double>(mem_wait), static_cast<double>(wait_off)), per_frame(tex_off).c_str(),
                     per_frame(tex_wait).c_str(), per_frame(load_off).c_str(), per_frame(load_wait).c_str(),
                     pct(cyc, cyc_off));
@@ -1486,15 +1504,18 @@ int cmd_bench(const BenchArgs& b) {
         pf_row["load_wait_cycles_per_frame_off"] = static_cast<double>(load_off) / b.frames;
         pf_row["cycles_per_frame_off"] = cyc_off;
         // each prefetcher run of the same configuration: the share of the bound's cut it reached
-        json share = json::object();
-        const double bound_cut = static_cast<double>(wait_off) - static_cast<double>(mem_wait);
-        for (const auto& [mode, w] : prefetch_waits[p.without_prefetch()]) {
-          const double frac = bound_cut > 0 ? (static_cast<double>(wait_off) - static_cast<double>(w)) / bound_cut : 0.0;
-          share[mode] = frac;
-          std::printf("%-44s   --prefetch %s cut the memory waits by %.0f%% of the bound's cut\n", "", mode.c_str(),
-                      100.0 * frac);
+        // (the whole bound's; a partial one, ideal:N, is a point of the coverage curve)
+        if (share_pct == 100) {
+          json share = json::object();
+          const double bound_cut = static_cast<double>(wait_off) - static_cast<double>(mem_wait);
+          for (const auto& [mode, w] : prefetch_waits[p.without_prefetch()]) {
+            const double frac = bound_cut > 0 ? (static_cast<double>(wait_off) - static_cast<double>(w)) / bound_cut : 0.0;
+            share[mode] = frac;
+            std::printf("%-44s   --prefetch %s cut the memory waits by %.0f%% of the bound's cut\n", "", mode.c_str(),
+                        100.0 * frac);
+          }
+          pf_row["share_of_bound"] = share;
         }
-        pf_row["share_of_bound"] = share;
       }
     }
     std::fflush(stdout);
@@ -1611,7 +1632,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--prefetch", a.prefetch, "The tile prefetcher: off, on (fixed threshold) or adaptive (the "
                                             "threshold follows the SLC hit rate); ideal: its bound, the prefetcher off "
-                                            "and the DRAM reading the data of PF_CFG.kinds in no time; docs/prefetcher.md")
+                                            "and the DRAM reading the data of PF_CFG.kinds in no time; ideal:N the same "
+                                            "for N % of those lines; docs/prefetcher.md")
       ->capture_default_str();
   run->add_option("--texture-layout", a.texture_layout, "Scene textures in GPU memory: linear (rows) or tiled (4x4-texel "
                                                         "blocks in Morton order, RASTER.TEX_CTRL.tiled)")
@@ -1659,7 +1681,8 @@ int main(int argc, char** argv) {
   bench->add_option("--subbatch", ba.subbatch, "Primitives per sub-batch (16..1024)")->capture_default_str();
   bench->add_option("--lrz", ba.lrz, "LRZ (on, off)")->capture_default_str();
   bench->add_option("--throttle", ba.throttle, "HS launch throttles (off, source, cap:N)")->capture_default_str();
-  bench->add_option("--prefetch", ba.prefetch, "Tile prefetcher modes (off, on, adaptive, ideal); list off first for the "
+  bench->add_option("--prefetch", ba.prefetch, "Tile prefetcher modes (off, on, adaptive, ideal, ideal:N for the bound at "
+                                              "N % of the lines); list off first for the "
                                               "prefetch figures against it, ideal last for the share of its bound")
       ->capture_default_str();
   bench->add_option("--texture-layout", ba.texture_layout, "Scene textures in GPU memory: linear or tiled (see run)")

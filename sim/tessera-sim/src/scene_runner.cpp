@@ -253,6 +253,7 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     if (!rtl_) throw DriverError("the ideal prefetch bound (--prefetch ideal) needs the rtl backend: it changes DRAM timing");
     DramConfig dc = rtl_->sim().dram().config();
     dc.ideal_reads.clear();
+    dc.ideal_percent = cfg_.ideal_percent;
     if (cfg_.prefetch.kinds & 1u)
       for (const auto& [name, tex] : scene_.textures)
         dc.ideal_reads.push_back(DramRange{textures_.at(name).addr, tex.rgba.size()});

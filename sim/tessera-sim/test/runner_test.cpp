@@ -869,6 +869,14 @@ TEST(Runner, IdealPrefetchBoundChangesNoPictureAndShortensTheMemoryWaits) {
     EXPECT_EQ(dynamic_cast<RtlDevice&>(textures_only.device()).sim().dram().config().ideal_reads.size(),
               ls.textures.size())
         << "kinds 1: the scene's textures only";
+    EXPECT_EQ(dynamic_cast<RtlDevice&>(textures_only.device()).sim().dram().config().ideal_percent, 100u);
+  }
+  {
+    rc.ideal_percent = 40;   // --prefetch ideal:40
+    SceneRunner partial(ls, rc);
+    EXPECT_EQ(dynamic_cast<RtlDevice&>(partial.device()).sim().dram().config().ideal_percent, 40u)
+        << "the share reaches the DRAM model";
+    rc.ideal_percent = 100;
   }
   rc.backend = "ref";
   rc.ideal_prefetch = false;

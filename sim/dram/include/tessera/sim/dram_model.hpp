@@ -31,8 +31,10 @@
 //     stats().ideal_reads (and, as every read, in read_beats and read_bytes). It is what a
 //     perfect prefetcher of those ranges would give: the line close to the GPU before the
 //     miss, for free. tessera-sim's `--prefetch ideal` bounds the tile prefetcher with it
-//     (docs/prefetcher.md "The bound"). A read that overlaps a write still waiting for the
-//     bus goes the ordinary way, so it never returns data older than an accepted write.
+//     (docs/prefetcher.md "The bound"); ideal_percent makes only that share of the ranges'
+//     lines ideal (`--prefetch ideal:N`, the bound at N % coverage). A read that overlaps a
+//     write still waiting for the bus goes the ordinary way, so it never returns data older
+//     than an accepted write.
 #pragma once
 
 #include <cstdint>
@@ -84,6 +86,11 @@ struct DramConfig {
   std::uint64_t seed = 1;            // for ready_stall, jitter and random reordering
   std::vector<DramErrorRange> error_ranges;
   std::vector<DramRange> ideal_reads;  // reads answered with no latency and no bus time (above)
+  // The share of ideal_reads' 64-byte lines that are ideal, in percent (1..100): a line is when
+  // a fixed hash of its address, modulo 100, is below it, so the same lines in every run and
+  // spread evenly over the ranges. Below 100 it asks what a prefetcher covering that share of
+  // the lines, perfectly timed, would give (docs/prefetcher.md "The bound").
+  unsigned ideal_percent = 100;
 };
 
 struct DramStats {

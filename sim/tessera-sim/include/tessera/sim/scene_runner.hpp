@@ -72,6 +72,10 @@ struct RunConfig {
   // bus time (DramConfig::ideal_reads), as a perfect prefetcher would have them waiting in the
   // SLC. The prefetcher itself is left as prefetch.mode says (Off for the bound).
   bool ideal_prefetch = false;
+  // With ideal_prefetch: the share of those data's lines that are ideal, in percent (1..100),
+  // chosen by a hash of the line address (DramConfig::ideal_percent; tessera-sim --prefetch
+  // ideal:N): the bound of a prefetcher that covers that share of the lines, perfectly timed.
+  unsigned ideal_percent = 100;
   // Scene textures in GPU memory: linear rows (false) or 4x4-texel blocks in Morton order
   // (RASTER.TEX_CTRL.tiled, docs/raster.md "Texture layout"); tessera-sim --texture-layout.
   bool tiled_textures = false;
