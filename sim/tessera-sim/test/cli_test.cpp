@@ -894,6 +894,59 @@ TEST(Workbench, BenchSweepsTheCrossProductAndWritesJsonCsvAndCharts) {
   EXPECT_EQ(lines, 8u) << r.out;
 }
 
+// The tile prefetcher's benchmark figures (issue 19; docs/prefetcher.md "Figures"): a prefetcher
+// run's figures against the same configuration without it, and the bound, whole and at a share
+// of the lines (ideal:N), with the share of its cut each prefetcher run reached. Catches: the
+// share ignored (ideal:50 as good as the whole bound) or never applied (no better than off),
+// figures compared against another run than the list's `off`, the share of the bound printed
+// for a partial bound, and the printed figures missing.
+TEST(Workbench, BenchPrintsThePrefetchFiguresAndTheBoundsCurve) {
+  const fs::path d = scratch();
+  const fs::path out = d / "bench";
+  // The prefetch scene's floor and a box, small: the bench's bookkeeping is under test.
+  std::ofstream(d / "pf.yaml") << "gpu: {slc_ways: 1}\ntarget: {width: 96, height: 64}\n"
+                                  "camera: {position: [0, 3.0, 7.0], look_at: [0, 0.3, 0], fov_y: 55, near: 0.5, far: 40,\n"
+                                  "         orbit: {axis: [0, 1, 0], center: [0, 0, 0], degrees_per_frame: 1.5}}\n"
+                                  "textures: {tiles: " + kSrc + "/scenes/prefetch/tiles.png, dots: " + kSrc +
+                                  "/scenes/prefetch/dots.png}\n"
+                                  "meshes: {floor: {generate: grid, size: 12, divisions: 12}, box: {generate: cube, size: 1.4}}\n"
+                                  "passes:\n  - depth: {test: less, write: true}\n    draws:\n"
+                                  "      - {mesh: floor, texture: tiles}\n"
+                                  "      - {mesh: box, texture: dots, position: [1.7, 0.7, -0.6]}\n";
+  const Out r = tessera_sim(fmt::format("bench {} --slices 2 --frames 2 --prefetch off,on,ideal:50,ideal "
+                                        "--texture-layout tiled --out {}",
+                                        (d / "pf.yaml").string(), out.string()),
+                            d);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(slurp(out / "bench.json"));
+  const auto& runs = j["runs"];
+  ASSERT_EQ(runs.size(), 4u);
+  const auto& on = runs[1]["prefetch"];
+  const auto& half = runs[2]["prefetch"];
+  const auto& whole = runs[3]["prefetch"];
+  ASSERT_TRUE(on.is_object() && half.is_object() && whole.is_object()) << j.dump(1);
+  EXPECT_TRUE(runs[0]["prefetch"].is_null()) << "off has no prefetch figures";
+  EXPECT_GT(on["lines_requested"].get<double>(), 0.0) << "the prefetcher ran";
+  const double off_waits = on["memory_wait_cycles_per_frame_off"].get<double>();
+  EXPECT_GT(off_waits, 0.0);
+  EXPECT_EQ(half["ideal_percent"], 50);
+  EXPECT_EQ(whole["ideal_percent"], 100);
+  for (const auto* b : {&half, &whole})
+    EXPECT_DOUBLE_EQ((*b)["memory_wait_cycles_per_frame_off"].get<double>(), off_waits) << "against the list's off run";
+  const double half_waits = half["memory_wait_cycles_per_frame"].get<double>();
+  const double whole_waits = whole["memory_wait_cycles_per_frame"].get<double>();
+  EXPECT_LT(half_waits, off_waits) << "half the lines ideal saves something";
+  EXPECT_LT(whole_waits, half_waits) << "all of them save more";
+  EXPECT_FALSE(half.contains("share_of_bound")) << "the share is of the whole bound's cut";
+  ASSERT_TRUE(whole.contains("share_of_bound"));
+  const double on_waits = on["memory_wait_cycles_per_frame"].get<double>();
+  EXPECT_NEAR(whole["share_of_bound"]["on"].get<double>(), (off_waits - on_waits) / (off_waits - whole_waits), 1e-9);
+  EXPECT_NE(r.out.find("ideal bound (50 % of the lines of PF_CFG.kinds 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ideal bound (the data of PF_CFG.kinds 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--prefetch on cut the memory waits by"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("vs off: memory-wait slice-cycles"), std::string::npos) << r.out;
+}
+
 // Catches: an invalid value in a sweep found after hours of the valid ones.
 TEST(Workbench, BenchRefusesAnInvalidSweepValueBeforeRunning) {
   const fs::path d = scratch();
