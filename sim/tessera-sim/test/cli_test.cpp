@@ -945,6 +945,19 @@ TEST(Workbench, BenchPrintsThePrefetchFiguresAndTheBoundsCurve) {
   EXPECT_NE(r.out.find("ideal bound (the data of PF_CFG.kinds 3"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--prefetch on cut the memory waits by"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("vs off: memory-wait slice-cycles"), std::string::npos) << r.out;
+  // ON placed on the curve off (0 %), ideal:50, ideal (100 %), linearly within its segment
+  ASSERT_GT(on_waits, whole_waits);
+  const double equiv = on["bound_equivalent_percent"].get<double>();
+  const double want = on_waits >= off_waits   ? 0.0
+                      : on_waits >= half_waits ? 50.0 * (off_waits - on_waits) / (off_waits - half_waits)
+                                               : 50.0 + 50.0 * (half_waits - on_waits) / (half_waits - whole_waits);
+  EXPECT_NEAR(equiv, want, 1e-9);
+  EXPECT_NE(r.out.find("the bound's curve, memory-wait slice-cycles per frame: off "), std::string::npos) << r.out;
+  const std::size_t on_line = r.out.find("\n  --prefetch on: ");
+  ASSERT_NE(on_line, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(fmt::format(", what the bound gives with about {:.0f} % of the lines ideal\n", equiv), on_line),
+            std::string::npos)
+      << r.out;
 }
 
 // Catches: an invalid value in a sweep found after hours of the valid ones.
