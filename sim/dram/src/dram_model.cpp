@@ -32,6 +32,9 @@ void validate(const DramConfig& c) {
     if (r.size == 0 || static_cast<std::uint64_t>(r.base) + r.size > (std::uint64_t{1} << 32))
       throw std::invalid_argument(fmt::format("DramConfig: ideal_reads[{}] = [{:#x}, +{:#x}) is empty or leaves the 4 GiB space",
                                               i, r.base, r.size));
+    if (r.percent > 100)
+      throw std::invalid_argument(fmt::format("DramConfig: ideal_reads[{}].percent = {} is outside 1..100 (0: ideal_percent)",
+                                              i, r.percent));
   }
 }
 }  // namespace
@@ -90,18 +93,20 @@ void DramModel::note_peaks() {
 bool DramModel::is_ideal_read(const AxiAddr& a) const {
   if (cfg_.ideal_reads.empty()) return false;
   const auto [lo, hi] = detail::burst_span(a);  // [lo, hi], bytes
-  bool inside = false;
+  const DramRange* range = nullptr;  // the first range holding the whole burst
   for (const DramRange& r : cfg_.ideal_reads)
-    inside = inside || (r.base <= lo && hi < static_cast<std::uint64_t>(r.base) + r.size);
-  if (!inside) return false;
-  // ideal_percent: the burst's first line decides (the GPU reads one line a burst); splitmix64
-  // spreads neighbouring lines, so a share covers every texture and tile alike
-  if (cfg_.ideal_percent < 100) {
+    if (!range && r.base <= lo && hi < static_cast<std::uint64_t>(r.base) + r.size) range = &r;
+  if (!range) return false;
+  // the share (the range's own, else ideal_percent): the burst's first line decides (the GPU
+  // reads one line a burst); splitmix64 spreads neighbouring lines, so a share covers every
+  // texture and tile alike
+  const unsigned share = range->percent ? range->percent : cfg_.ideal_percent;
+  if (share < 100) {
     std::uint64_t z = (lo >> 6) + 0x9e3779b97f4a7c15ull;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    if (z % 100 >= cfg_.ideal_percent) return false;
+    if (z % 100 >= share) return false;
   }
   // never ahead of an accepted write to the same bytes that has not reached memory yet
   for (const QueueEntry& q : queue_) {
@@ -127,10 +132,21 @@ void DramModel::accept_read(const AxiAddr& a) {
   t.ideal = t.resp == AxiResp::okay && is_ideal_read(a);
   ++stats_.reads;
   if (t.ideal) {
-    // performed now, no bus time; beats from the next edge on, one an edge
+    // performed now, no latency; no bus time, beats from the next edge on, one an edge; or
+    // (ideal_pays_bus) on the bus now, ahead of the queue, each beat once it has crossed it
     ++stats_.ideal_reads;
-    perform(t, edge_ * cfg_.bytes_per_cycle);
-    for (unsigned i = 0; i < t.beat_ready.size(); ++i) t.beat_ready[i] = edge_ + 1 + i;
+    if (cfg_.ideal_pays_bus) {
+      const std::uint64_t bpc = cfg_.bytes_per_cycle;
+      const std::uint64_t start = std::max(bus_free_, edge_ * bpc);
+      const std::uint64_t beats = static_cast<std::uint64_t>(a.len) + 1;
+      bus_free_ = start + kAxiDataBytes * beats;
+      perform(t, start);
+      for (unsigned i = 0; i < t.beat_ready.size(); ++i)
+        t.beat_ready[i] = std::max<std::uint64_t>(edge_ + 1 + i, (start + kAxiDataBytes * (i + 1ull) + bpc - 1) / bpc);
+    } else {
+      perform(t, edge_ * cfg_.bytes_per_cycle);
+      for (unsigned i = 0; i < t.beat_ready.size(); ++i) t.beat_ready[i] = edge_ + 1 + i;
+    }
     reads_.emplace(t.seq, std::move(t));
     return;
   }

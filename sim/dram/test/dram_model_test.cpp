@@ -578,6 +578,90 @@ TEST(DramModel, IdealReadsAnswerAtOnceAndFreeTheBus) {
   EXPECT_THROW(DramModel{bad}, std::invalid_argument);
 }
 
+// DramConfig::ideal_pays_bus (`tessera-sim --prefetch ideal-bus`, the bound of a perfect
+// prefetch that pays for its bandwidth): an ideal read has no latency but takes its bus time,
+// ahead of the queue, and ordinary reads behind it wait for that time. Catches: the bus time
+// not taken (the bound as free as `ideal`, the point of the option lost), the latency kept
+// (the bound no better than no prefetch), the ordinary reads not delayed (the bandwidth free
+// after all), the data wrong.
+TEST(DramModel, IdealReadsPayingTheBusTakeItsTimeButNoLatency) {
+  DramConfig cfg;
+  cfg.latency = 80;
+  cfg.max_outstanding = 0;
+  cfg.ideal_reads = {DramRange{0x10000, 0x1000}};
+  cfg.ideal_pays_bus = true;
+  {  // one line on an idle bus: its two cycles of bus (64 bytes at 32 a cycle), no latency
+    Rig rig(cfg, bursts_allowed());
+    rig.dram.memory().write_line(0x10040, pattern_line(0x10040, 3));
+    rig.master.read_line(1, 0x10040);
+    ASSERT_TRUE(rig.run_until_idle(1000, 1, 0));
+    EXPECT_EQ(rig.master.rbeats.at(0).edge - rig.master.ar_edges.at(0), 2U);
+    EXPECT_EQ(rig.master.rbeats.at(0).r.data, pattern_line(0x10040, 3));
+    EXPECT_EQ(rig.dram.stats().ideal_reads, 1U);
+    EXPECT_TRUE(rig.chk.ok()) << rig.chk.report();
+  }
+  {  // 64 lines: 128 cycles of bus, and nothing of the 80-cycle latency on top
+    Rig bulk(cfg, bursts_allowed());
+    for (std::uint32_t i = 0; i < 64; ++i) bulk.master.read_line(i % 16, 0x10000 + i * 64);
+    ASSERT_TRUE(bulk.run_until_idle(1000, 64, 0));
+    const std::uint64_t span = bulk.master.rbeats.back().edge - bulk.master.ar_edges.front();
+    EXPECT_GE(span, 128U) << "the bus time is paid";
+    EXPECT_LT(span, 128U + 40U) << "no latency on top";
+    EXPECT_TRUE(bulk.chk.ok()) << bulk.chk.report();
+  }
+  // An ordinary read behind 32 ideal lines waits for their bus time.
+  const auto ordinary_latency = [&](bool ideal_ahead) {
+    Rig rig(cfg, bursts_allowed());
+    if (ideal_ahead)
+      for (std::uint32_t i = 0; i < 32; ++i) rig.master.read_line(1 + i % 8, 0x10000 + i * 64);
+    rig.master.read_line(0, 0x20000);
+    EXPECT_TRUE(rig.run_until_idle(2000, ideal_ahead ? 33 : 1, 0));
+    EXPECT_TRUE(rig.chk.ok()) << rig.chk.report();
+    for (const RBeat& b : rig.master.rbeats)
+      if (b.r.id == 0) return b.edge - rig.master.ar_edges.back();
+    return std::uint64_t{0};
+  };
+  // (the master sends an AR a cycle, so of the 64 cycles the 32 ideal lines take, 32 pass while
+  // the ordinary read is still being sent: it waits about 32 more)
+  const std::uint64_t alone = ordinary_latency(false), behind = ordinary_latency(true);
+  EXPECT_GE(alone, 80U);
+  EXPECT_GE(behind, alone + 24U) << "the ideal lines' bus time delays the ordinary read";
+
+  // Free, the same ordinary read does not wait for them (the default, for comparison).
+  cfg.ideal_pays_bus = false;
+  const std::uint64_t behind_free = ordinary_latency(true);
+  EXPECT_LE(behind_free, alone + 8U);
+}
+
+// DramRange::percent: a range's own share overrides DramConfig::ideal_percent (`ideal:N/G`,
+// the textures' and the targets' shares apart). Catches: the range's share ignored, or applied
+// to the other ranges too.
+TEST(DramModel, IdealRangeShareOverridesTheConfigsShare) {
+  DramConfig cfg;
+  cfg.latency = 80;
+  cfg.max_outstanding = 0;
+  cfg.ideal_percent = 30;
+  cfg.ideal_reads = {DramRange{0x40000, 400 * 64}, DramRange{0x80000, 400 * 64, 100}};
+  // each range read alone (a range's ordinary answers would hold the R channel for the other's)
+  const auto ideal_lines = [&](std::uint32_t base) {
+    Rig rig(cfg, bursts_allowed());
+    for (std::uint32_t i = 0; i < 400; ++i) rig.master.read_line(i, base + i * 64);
+    EXPECT_TRUE(rig.run_until_idle(200000, 400, 0));
+    EXPECT_TRUE(rig.chk.ok()) << rig.chk.report();
+    std::vector<std::uint64_t> answered(400, 0);
+    for (const RBeat& b : rig.master.rbeats) answered.at(b.r.id) = b.edge;
+    int n = 0;
+    for (std::uint32_t i = 0; i < 400; ++i) n += answered[i] - rig.master.ar_edges[i] < 80;
+    return n;
+  };
+  EXPECT_NEAR(ideal_lines(0x40000), 120, 30) << "the first range: the config's 30 %";
+  EXPECT_EQ(ideal_lines(0x80000), 400) << "the second range: its own 100 %";
+
+  DramConfig bad;
+  bad.ideal_reads = {DramRange{0x1000, 0x1000, 101}};
+  EXPECT_THROW(DramModel{bad}, std::invalid_argument);
+}
+
 // DramConfig::ideal_percent (`tessera-sim --prefetch ideal:N`, the bound at N % coverage): that
 // share of the ranges' lines is ideal, the same lines in every run, spread over the range, and
 // the rest are timed as ordinary reads. Catches: the share ignored (every line ideal, the

@@ -402,27 +402,69 @@ unsigned tune_kinds(const std::string& tune) {
   return c.kinds;
 }
 
-// --prefetch off | on | adaptive | ideal | ideal:N (docs/prefetcher.md). `ideal` is not a
-// prefetcher mode but its bound: the prefetcher off and the DRAM answering the reads of the
-// kinds it may fetch at once (RunConfig::ideal_prefetch, "The bound"); `ideal:N` the same for
-// N % of those lines (RunConfig::ideal_percent), the bound of a prefetcher covering N %.
-bool prefetch_ideal(const std::string& x) { return x == "ideal" || x.rfind("ideal:", 0) == 0; }
-unsigned ideal_percent(const std::string& option, const std::string& x) {
-  if (x == "ideal") return 100;
-  const std::string n = x.substr(6);
-  if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
-      std::stoul(n) > 100)
-    throw UsageError(fmt::format("{}: '{}': the share must be a whole percentage of the lines in 1..100 (ideal:N)",
-                                 option, x));
-  return static_cast<unsigned>(std::stoul(n));
+// --prefetch off | on | adaptive | ideal[:N[/G]] | ideal-bus[:N[/G]] (docs/prefetcher.md).
+// `ideal` is not a prefetcher mode but its bound: the prefetcher off and the DRAM answering the
+// reads of the kinds it may fetch at once (RunConfig::ideal_prefetch, "The bound"); `ideal:N`
+// the same for N % of those lines (RunConfig::ideal_percent), the bound of a prefetcher
+// covering N %; `ideal:N/G` N % of the texture lines and G % of the target lines
+// (RunConfig::ideal_target_percent); `ideal-bus` the same bounds with the bus time paid
+// (RunConfig::ideal_pays_bus): a perfect prefetch that moves its data like any read.
+struct IdealBound {
+  unsigned percent = 100;        // the textures' share (and the targets' without /G)
+  unsigned target_percent = 0;   // the targets' share; 0: percent
+  bool pays_bus = false;
+  // the bound's curve of coverage is drawn from these alone: one share for every line, free
+  bool uniform_free() const { return !pays_bus && (target_percent == 0 || target_percent == percent); }
+  bool whole() const { return uniform_free() && percent == 100; }
+  std::string describe() const {
+    std::string share = target_percent && target_percent != percent
+                            ? fmt::format("{} % of the texture lines and {} % of the target lines of", percent, target_percent)
+                        : percent == 100 ? std::string("the data of")
+                                         : fmt::format("{} % of the lines of", percent);
+    return share;
+  }
+};
+bool prefetch_ideal(const std::string& x) {
+  return x == "ideal" || x.rfind("ideal:", 0) == 0 || x == "ideal-bus" || x.rfind("ideal-bus:", 0) == 0;
+}
+IdealBound ideal_bound(const std::string& option, const std::string& x) {
+  IdealBound b;
+  b.pays_bus = x.rfind("ideal-bus", 0) == 0;
+  const std::size_t head = b.pays_bus ? 9 : 5;  // "ideal-bus" / "ideal"
+  if (x.size() == head) return b;
+  const auto bad = [&] {
+    return UsageError(fmt::format("{}: '{}': the shares must be whole percentages of the lines in 1..100 "
+                                  "(ideal:N, or ideal:N/G for the textures' N and the targets' G; ideal-bus the same)",
+                                  option, x));
+  };
+  const auto share = [&](const std::string& n) {
+    if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) < 1 ||
+        std::stoul(n) > 100)
+      throw bad();
+    return static_cast<unsigned>(std::stoul(n));
+  };
+  const std::string spec = x.substr(head + 1);  // after the ':'
+  const std::size_t slash = spec.find('/');
+  b.percent = share(spec.substr(0, slash));
+  if (slash != std::string::npos) b.target_percent = share(spec.substr(slash + 1));
+  return b;
+}
+void apply_ideal_bound(const std::string& option, const std::string& x, RunConfig& rc) {
+  rc.ideal_prefetch = prefetch_ideal(x);
+  if (!rc.ideal_prefetch) return;
+  const IdealBound b = ideal_bound(option, x);
+  rc.ideal_percent = b.percent;
+  rc.ideal_target_percent = b.target_percent;
+  rc.ideal_pays_bus = b.pays_bus;
 }
 tessera::driver::PrefetchMode prefetch_mode(const std::string& option, const std::string& x) {
   if (prefetch_ideal(x)) {
-    ideal_percent(option, x);
+    ideal_bound(option, x);
     return tessera::driver::PrefetchMode::Off;
   }
   if (const auto m = tessera::driver::parse_prefetch_mode(x)) return *m;
-  throw UsageError(fmt::format("{}: '{}' is not one of off, on, adaptive, ideal, ideal:N", option, x));
+  throw UsageError(fmt::format("{}: '{}' is not one of off, on, adaptive, ideal, ideal:N, ideal:N/G, ideal-bus[:N[/G]]",
+                               option, x));
 }
 
 // stats.json "prefetch" (docs/tessera-sim.md "stats.json"): null keys without the RTL.
@@ -910,10 +952,9 @@ int cmd_run(RunArgs a) {
   rc.tess = throttle_state("--throttle", a.throttle);
   apply_tess_stage("--tess-stage", a.tess_stage, rc.tess);
   rc.prefetch.mode = prefetch_mode("--prefetch", a.prefetch);
-  rc.ideal_prefetch = prefetch_ideal(a.prefetch);
+  apply_ideal_bound("--prefetch", a.prefetch, rc);
   if (rc.ideal_prefetch && a.backend != "rtl")
     throw UsageError(fmt::format("--prefetch {}: the bound changes DRAM timing, so it needs --backend rtl", a.prefetch));
-  if (rc.ideal_prefetch) rc.ideal_percent = ideal_percent("--prefetch", a.prefetch);
   apply_prefetch_tune("--prefetch-tune", a.prefetch_tune, rc.prefetch);
   rc.tiled_textures = texture_layout_tiled("--texture-layout", a.texture_layout);
   rc.seed = a.seed;
@@ -1331,6 +1372,7 @@ int cmd_bench(const BenchArgs& b) {
          "hs_stall_cycles_per_frame,ds_stall_cycles_per_frame,average_hs_latency\n";
   std::map<std::string, double> one_slice;   // group -> cycles per frame on one slice
   std::map<std::string, FrameStats> no_prefetch;   // without_prefetch() -> the run with --prefetch off
+  std::map<std::string, uint64_t> no_prefetch_first;  // ... and its frame 0's memory-wait slice-cycles
   // without_prefetch() -> {mode, memory-wait slice-cycles} of its on / adaptive runs, for the
   // share of the ideal bound's cut they reach
   std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> prefetch_waits;
@@ -1341,6 +1383,7 @@ int cmd_bench(const BenchArgs& b) {
   std::ofstream dat(stage.tmp(".bench.dat"));
   for (std::size_t i = 0; i < points.size(); ++i) {
     const BenchPoint& p = points[i];
+    uint64_t first_frame_wait = 0;   // memory-wait slice-cycles of frame 0 (no prefetch history yet)
     auto measure = [&](bool fst, FrameStats& total) {
       RunConfig rc;
       rc.backend = "rtl";
@@ -1355,8 +1398,7 @@ int cmd_bench(const BenchArgs& b) {
       rc.tess = throttle_state("--throttle", p.throttle);
       apply_tess_stage("--tess-stage", b.tess_stage, rc.tess);
       rc.prefetch.mode = prefetch_mode("--prefetch", p.prefetch);
-      rc.ideal_prefetch = prefetch_ideal(p.prefetch);
-      if (rc.ideal_prefetch) rc.ideal_percent = ideal_percent("--prefetch", p.prefetch);
+      apply_ideal_bound("--prefetch", p.prefetch, rc);
       apply_prefetch_tune("--prefetch-tune", b.prefetch_tune, rc.prefetch);
       rc.tiled_textures = b.texture_layout == "tiled";
       rc.cancel = &g_cancel;
@@ -1368,7 +1410,12 @@ int cmd_bench(const BenchArgs& b) {
       runner.set_two_level(p.mode == "two-level", "bench --mode " + p.mode);
       for (uint32_t f = 0; f < b.frames; ++f) {
         check_cancel();
-        add(total, runner.run_frame(f));
+        const FrameStats fs = runner.run_frame(f);
+        if (f == 0 && !fst) {
+          first_frame_wait = 0;
+          for (const auto& sl : fs.slices) first_frame_wait += sl.cycles[2];
+        }
+        add(total, fs);
       }
       runner.close();
       if (fst) fs::remove_all(tmp);
@@ -1430,10 +1477,12 @@ int cmd_bench(const BenchArgs& b) {
     }
     if (p.prefetch == "off") {
       no_prefetch[p.without_prefetch()] = t;
+      no_prefetch_first[p.without_prefetch()] = first_frame_wait;
       bound_curve[p.without_prefetch()].emplace_back(0, static_cast<double>(mem_wait) / b.frames);
     } else if (prefetch_ideal(p.prefetch)) {
-      bound_curve[p.without_prefetch()].emplace_back(ideal_percent("--prefetch", p.prefetch),
-                                                     static_cast<double>(mem_wait) / b.frames);
+      // the curve is the free bound's at one share for every line; the others are printed alone
+      if (const IdealBound ib = ideal_bound("--prefetch", p.prefetch); ib.uniform_free())
+        bound_curve[p.without_prefetch()].emplace_back(ib.percent, static_cast<double>(mem_wait) / b.frames);
     } else {
       prefetcher_rows[p.without_prefetch()].emplace_back(rows.size(), static_cast<double>(mem_wait) / b.frames);
     }
@@ -1490,8 +1539,10 @@ int cmd_bench(const BenchArgs& b) {
     }
     // The bound (docs/prefetcher.md "The bound"): what no SLC prefetch of these kinds can beat.
     if (prefetch_ideal(p.prefetch)) {
-      const unsigned share_pct = ideal_percent("--prefetch", p.prefetch);
-      pf_row = json{{"ideal", true}, {"ideal_percent", share_pct},
+      const IdealBound ib = ideal_bound("--prefetch", p.prefetch);
+      pf_row = json{{"ideal", true}, {"ideal_percent", ib.percent},
+                    {"ideal_target_percent", ib.target_percent ? ib.target_percent : ib.percent},
+                    {"ideal_pays_bus", ib.pays_bus},
                     {"memory_wait_cycles_per_frame", static_cast<double>(mem_wait) / b.frames},
                     {"texel_wait_cycles_per_frame", static_cast<double>(tex_wait) / b.frames},
                     {"load_wait_cycles_per_frame", static_cast<double>(load_wait) / b.frames}};
@@ -1505,10 +1556,10 @@ int cmd_bench(const BenchArgs& b) {
         const double cyc_off = static_cast<double>(off->second.cycles) / b.frames;
         auto per_frame = [&](uint64_t v) { return si(static_cast<double>(v) / b.frames); };
         auto pct = [](double now, double was) { return was ? 100.0 * (now - was) / was : 0.0; };
-        std::printf("%-44s   ideal bound (%s PF_CFG.kinds %u read at once, no bus time): memory-wait slice-cycles "
+        std::printf("%-44s   ideal bound (%s PF_CFG.kinds %u read at once, %s): memory-wait slice-cycles "
                     "%s -> %s (%+.1f%%; texel %s -> %s, tile load %s -> %s), frame cycles %+.1f%%\n",
-                    "", share_pct == 100 ? "the data of" : fmt::format("{} % of the lines of", share_pct).c_str(),
-                    tune_kinds(b.prefetch_tune), per_frame(wait_off).c_str(), per_frame(mem_wait).c_str(),
+                    "", ib.describe().c_str(), tune_kinds(b.prefetch_tune),
+                    ib.pays_bus ? "their bus time paid" : "no bus time", per_frame(wait_off).c_str(), per_frame(mem_wait).c_str(),
                     pct(static_cast<double>(mem_wait), static_cast<double>(wait_off)), per_frame(tex_off).c_str(),
                     per_frame(tex_wait).c_str(), per_frame(load_off).c_str(), per_frame(load_wait).c_str(),
                     pct(cyc, cyc_off));
@@ -1516,9 +1567,21 @@ int cmd_bench(const BenchArgs& b) {
         pf_row["texel_wait_cycles_per_frame_off"] = static_cast<double>(tex_off) / b.frames;
         pf_row["load_wait_cycles_per_frame_off"] = static_cast<double>(load_off) / b.frames;
         pf_row["cycles_per_frame_off"] = cyc_off;
+        // A prefetcher of last frame's reads has no history in frame 0, so what one could reach
+        // is the bound from frame 1 on, with frame 0 as without it (the tile prefetcher's ON
+        // runs are measured the same way: frame 0 in their average).
+        if (b.frames > 1) {
+          const double with_history =
+              (static_cast<double>(no_prefetch_first[p.without_prefetch()]) +
+               static_cast<double>(mem_wait - std::min(mem_wait, first_frame_wait))) / b.frames;
+          std::printf("%-44s   the same from frame 1 on, frame 0 as without the prefetcher (no history yet): "
+                      "memory-wait slice-cycles %s (%+.1f%%)\n",
+                      "", si(with_history).c_str(), pct(with_history, static_cast<double>(wait_off) / b.frames));
+          pf_row["memory_wait_cycles_per_frame_with_history"] = with_history;
+        }
         // each prefetcher run of the same configuration: the share of the bound's cut it reached
-        // (the whole bound's; a partial one, ideal:N, is a point of the coverage curve)
-        if (share_pct == 100) {
+        // (the whole free bound's; a partial one, ideal:N, is a point of the coverage curve)
+        if (ib.whole()) {
           json share = json::object();
           const double bound_cut = static_cast<double>(wait_off) - static_cast<double>(mem_wait);
           for (const auto& [mode, w] : prefetch_waits[p.without_prefetch()]) {
@@ -1678,7 +1741,9 @@ int main(int argc, char** argv) {
   run->add_option("--prefetch", a.prefetch, "The tile prefetcher: off, on (fixed threshold) or adaptive (the "
                                             "threshold follows the SLC hit rate); ideal: its bound, the prefetcher off "
                                             "and the DRAM reading the data of PF_CFG.kinds in no time; ideal:N the same "
-                                            "for N % of those lines; docs/prefetcher.md")
+                                            "for N % of those lines, ideal:N/G for N % of the texture lines and G % "
+                                            "of the target lines; ideal-bus[:N[/G]] the same with the bus time paid; "
+                                            "docs/prefetcher.md")
       ->capture_default_str();
   run->add_option("--texture-layout", a.texture_layout, "Scene textures in GPU memory: linear (rows) or tiled (4x4-texel "
                                                         "blocks in Morton order, RASTER.TEX_CTRL.tiled)")
@@ -1727,7 +1792,7 @@ int main(int argc, char** argv) {
   bench->add_option("--lrz", ba.lrz, "LRZ (on, off)")->capture_default_str();
   bench->add_option("--throttle", ba.throttle, "HS launch throttles (off, source, cap:N)")->capture_default_str();
   bench->add_option("--prefetch", ba.prefetch, "Tile prefetcher modes (off, on, adaptive, ideal, ideal:N for the bound at "
-                                              "N % of the lines); list off first for the "
+                                              "N % of the lines, ideal:N/G, ideal-bus[:N[/G]]: see run); list off first for the "
                                               "prefetch figures against it, ideal last for the share of its bound")
       ->capture_default_str();
   bench->add_option("--texture-layout", ba.texture_layout, "Scene textures in GPU memory: linear or tiled (see run)")

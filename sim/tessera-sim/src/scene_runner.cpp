@@ -254,13 +254,14 @@ SceneRunner::SceneRunner(const LoadedScene& scene, RunConfig cfg, FrameRenderer*
     DramConfig dc = rtl_->sim().dram().config();
     dc.ideal_reads.clear();
     dc.ideal_percent = cfg_.ideal_percent;
+    dc.ideal_pays_bus = cfg_.ideal_pays_bus;
     if (cfg_.prefetch.kinds & 1u)
       for (const auto& [name, tex] : scene_.textures)
         dc.ideal_reads.push_back(DramRange{textures_.at(name).addr, tex.rgba.size()});
     if (cfg_.prefetch.kinds & 2u)
       for (const auto& [name, t] : targets_) {
-        dc.ideal_reads.push_back(DramRange{t.color, uint64_t{t.width} * t.height * 4});
-        dc.ideal_reads.push_back(DramRange{t.depth, uint64_t{t.width} * t.height * 4});
+        dc.ideal_reads.push_back(DramRange{t.color, uint64_t{t.width} * t.height * 4, cfg_.ideal_target_percent});
+        dc.ideal_reads.push_back(DramRange{t.depth, uint64_t{t.width} * t.height * 4, cfg_.ideal_target_percent});
       }
     rtl_->sim().dram().reconfigure(std::move(dc));
   }

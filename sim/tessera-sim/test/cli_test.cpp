@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -275,9 +276,17 @@ TEST(Cli, BadInputIsRejectedClearly) {
       {"partial bound on ref", "--prefetch ideal:50", "",
        "--prefetch ideal:50: the bound changes DRAM timing, so it needs --backend rtl"},
       {"partial bound of 0 %", "--prefetch ideal:0", "",
-       "--prefetch: 'ideal:0': the share must be a whole percentage of the lines in 1..100 (ideal:N)"},
-      {"partial bound above 100 %", "--prefetch ideal:101", "", "'ideal:101': the share must be"},
-      {"partial bound not a number", "--prefetch ideal:most", "", "'ideal:most': the share must be"},
+       "--prefetch: 'ideal:0': the shares must be whole percentages of the lines in 1..100 (ideal:N, or ideal:N/G "
+       "for the textures' N and the targets' G; ideal-bus the same)"},
+      {"partial bound above 100 %", "--prefetch ideal:101", "", "'ideal:101': the shares must be"},
+      {"partial bound not a number", "--prefetch ideal:most", "", "'ideal:most': the shares must be"},
+      {"targets' share missing", "--prefetch ideal:78/", "", "'ideal:78/': the shares must be"},
+      {"targets' share of 0 %", "--prefetch ideal:78/0", "", "'ideal:78/0': the shares must be"},
+      {"two targets' shares", "--prefetch ideal:78/100/5", "", "'ideal:78/100/5': the shares must be"},
+      {"bus-paid bound above 100 %", "--prefetch ideal-bus:200", "", "'ideal-bus:200': the shares must be"},
+      {"bus-paid bound without a share", "--prefetch ideal-bus:", "", "'ideal-bus:': the shares must be"},
+      {"bus-paid bound on ref", "--prefetch ideal-bus:78/100", "",
+       "--prefetch ideal-bus:78/100: the bound changes DRAM timing, so it needs --backend rtl"},
       {"prefetch-tune slots not a power of 4", "--prefetch on --prefetch-tune slots=8", "",
        "--prefetch-tune 'slots=8': prefetcher: history_slots = 8 is not 1, 4, 16 or 64"},
       {"prefetch-tune lookahead not a bit", "--prefetch on --prefetch-tune lookahead=2", "",
@@ -899,7 +908,9 @@ TEST(Workbench, BenchSweepsTheCrossProductAndWritesJsonCsvAndCharts) {
 // of the lines (ideal:N), with the share of its cut each prefetcher run reached. Catches: the
 // share ignored (ideal:50 as good as the whole bound) or never applied (no better than off),
 // figures compared against another run than the list's `off`, the share of the bound printed
-// for a partial bound, and the printed figures missing.
+// for a partial bound, and the printed figures missing; a bound with the bus time paid or with
+// the targets' share apart (ideal-bus:50/100) not saving anything, taken into the curve, or
+// reported as another bound; the bound "from frame 1 on" not between the bound and off.
 TEST(Workbench, BenchPrintsThePrefetchFiguresAndTheBoundsCurve) {
   const fs::path d = scratch();
   const fs::path out = d / "bench";
@@ -913,18 +924,19 @@ TEST(Workbench, BenchPrintsThePrefetchFiguresAndTheBoundsCurve) {
                                   "passes:\n  - depth: {test: less, write: true}\n    draws:\n"
                                   "      - {mesh: floor, texture: tiles}\n"
                                   "      - {mesh: box, texture: dots, position: [1.7, 0.7, -0.6]}\n";
-  const Out r = tessera_sim(fmt::format("bench {} --slices 2 --frames 2 --prefetch off,on,ideal:50,ideal "
+  const Out r = tessera_sim(fmt::format("bench {} --slices 2 --frames 2 --prefetch off,on,ideal:50,ideal-bus:50/100,ideal "
                                         "--texture-layout tiled --out {}",
                                         (d / "pf.yaml").string(), out.string()),
                             d);
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const auto j = nlohmann::json::parse(slurp(out / "bench.json"));
   const auto& runs = j["runs"];
-  ASSERT_EQ(runs.size(), 4u);
+  ASSERT_EQ(runs.size(), 5u);
   const auto& on = runs[1]["prefetch"];
   const auto& half = runs[2]["prefetch"];
-  const auto& whole = runs[3]["prefetch"];
-  ASSERT_TRUE(on.is_object() && half.is_object() && whole.is_object()) << j.dump(1);
+  const auto& paid = runs[3]["prefetch"];
+  const auto& whole = runs[4]["prefetch"];
+  ASSERT_TRUE(on.is_object() && half.is_object() && paid.is_object() && whole.is_object()) << j.dump(1);
   EXPECT_TRUE(runs[0]["prefetch"].is_null()) << "off has no prefetch figures";
   EXPECT_GT(on["lines_requested"].get<double>(), 0.0) << "the prefetcher ran";
   const double off_waits = on["memory_wait_cycles_per_frame_off"].get<double>();
@@ -938,6 +950,26 @@ TEST(Workbench, BenchPrintsThePrefetchFiguresAndTheBoundsCurve) {
   EXPECT_LT(half_waits, off_waits) << "half the lines ideal saves something";
   EXPECT_LT(whole_waits, half_waits) << "all of them save more";
   EXPECT_FALSE(half.contains("share_of_bound")) << "the share is of the whole bound's cut";
+  // ideal-bus:50/100: half the texture lines and every target line, their bus time paid
+  EXPECT_EQ(paid["ideal_pays_bus"], true);
+  EXPECT_EQ(whole["ideal_pays_bus"], false);
+  EXPECT_EQ(paid["ideal_percent"], 50);
+  EXPECT_EQ(paid["ideal_target_percent"], 100);
+  EXPECT_EQ(half["ideal_target_percent"], 50);
+  EXPECT_LT(paid["memory_wait_cycles_per_frame"].get<double>(), off_waits) << "a bound with the bus paid saves too";
+  EXPECT_FALSE(paid.contains("share_of_bound"));
+  EXPECT_NE(r.out.find("ideal bound (50 % of the texture lines and 100 % of the target lines of PF_CFG.kinds 3 read "
+                       "at once, their bus time paid)"),
+            std::string::npos)
+      << r.out;
+  // from frame 1 on: frame 0 as off, so between the bound and off
+  const double whole_history = whole["memory_wait_cycles_per_frame_with_history"].get<double>();
+  EXPECT_GT(whole_history, whole_waits) << "frame 0 has no history";
+  EXPECT_LT(whole_history, off_waits);
+  EXPECT_NE(r.out.find("the same from frame 1 on, frame 0 as without the prefetcher (no history yet): memory-wait "
+                       "slice-cycles"),
+            std::string::npos)
+      << r.out;
   ASSERT_TRUE(whole.contains("share_of_bound"));
   const double on_waits = on["memory_wait_cycles_per_frame"].get<double>();
   EXPECT_NEAR(whole["share_of_bound"]["on"].get<double>(), (off_waits - on_waits) / (off_waits - whole_waits), 1e-9);
@@ -952,7 +984,11 @@ TEST(Workbench, BenchPrintsThePrefetchFiguresAndTheBoundsCurve) {
                       : on_waits >= half_waits ? 50.0 * (off_waits - on_waits) / (off_waits - half_waits)
                                                : 50.0 + 50.0 * (half_waits - on_waits) / (half_waits - whole_waits);
   EXPECT_NEAR(equiv, want, 1e-9);
-  EXPECT_NE(r.out.find("the bound's curve, memory-wait slice-cycles per frame: off "), std::string::npos) << r.out;
+  const std::size_t curve_at = r.out.find("the bound's curve, memory-wait slice-cycles per frame: off ");
+  ASSERT_NE(curve_at, std::string::npos) << r.out;
+  const std::size_t points_at = r.out.find(": off ", curve_at) + 2;
+  const std::string points = r.out.substr(points_at, r.out.find('\n', points_at) - points_at);
+  EXPECT_EQ(std::count(points.begin(), points.end(), ','), 2) << "off, ideal:50, ideal alone: " << points;
   const std::size_t on_line = r.out.find("\n  --prefetch on: ");
   ASSERT_NE(on_line, std::string::npos) << r.out;
   EXPECT_NE(r.out.find(fmt::format(", what the bound gives with about {:.0f} % of the lines ideal\n", equiv), on_line),

@@ -878,6 +878,24 @@ TEST(Runner, IdealPrefetchBoundChangesNoPictureAndShortensTheMemoryWaits) {
         << "the share reaches the DRAM model";
     rc.ideal_percent = 100;
   }
+  {
+    rc.prefetch.kinds = 3;
+    rc.ideal_percent = 78;          // --prefetch ideal-bus:78/100
+    rc.ideal_target_percent = 100;
+    rc.ideal_pays_bus = true;
+    SceneRunner apart(ls, rc);
+    const DramConfig& dc = dynamic_cast<RtlDevice&>(apart.device()).sim().dram().config();
+    EXPECT_TRUE(dc.ideal_pays_bus) << "ideal-bus reaches the DRAM model";
+    EXPECT_EQ(dc.ideal_percent, 78u);
+    ASSERT_EQ(dc.ideal_reads.size(), ls.textures.size() + 2u);
+    for (std::size_t i = 0; i < dc.ideal_reads.size(); ++i)
+      EXPECT_EQ(dc.ideal_reads[i].percent, i < ls.textures.size() ? 0u : 100u)
+          << "range " << i << ": the textures take ideal_percent, the targets their own share";
+    rc.ideal_percent = 100;
+    rc.ideal_target_percent = 0;
+    rc.ideal_pays_bus = false;
+    rc.prefetch.kinds = 1;
+  }
   rc.backend = "ref";
   rc.ideal_prefetch = false;
   RefFrameRenderer renderer;

@@ -32,9 +32,13 @@
 //     perfect prefetcher of those ranges would give: the line close to the GPU before the
 //     miss, for free. tessera-sim's `--prefetch ideal` bounds the tile prefetcher with it
 //     (docs/prefetcher.md "The bound"); ideal_percent makes only that share of the ranges'
-//     lines ideal (`--prefetch ideal:N`, the bound at N % coverage). A read that overlaps a
-//     write still waiting for the bus goes the ordinary way, so it never returns data older
-//     than an accepted write.
+//     lines ideal (`--prefetch ideal:N`, the bound at N % coverage), and a range's own
+//     percent overrides it for that range (`ideal:T/G`, textures and targets apart). With
+//     ideal_pays_bus the ideal reads still take their bus time: each is put on the bus at its
+//     acceptance, ahead of the queued transactions, and answered as soon as its beats have
+//     crossed it, with no latency: a perfect prefetch that moves its data like any other
+//     read (`--prefetch ideal-bus`). A read that overlaps a write still waiting for the bus
+//     goes the ordinary way, so it never returns data older than an accepted write.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +74,9 @@ struct DramErrorRange {
 struct DramRange {
   std::uint32_t base = 0;
   std::uint64_t size = 0;
+  // Only for DramConfig::ideal_reads: the share of the range's lines that are ideal, in
+  // percent (1..100); 0 takes DramConfig::ideal_percent.
+  unsigned percent = 0;
   bool operator==(const DramRange&) const = default;
 };
 
@@ -91,6 +98,9 @@ struct DramConfig {
   // spread evenly over the ranges. Below 100 it asks what a prefetcher covering that share of
   // the lines, perfectly timed, would give (docs/prefetcher.md "The bound").
   unsigned ideal_percent = 100;
+  // The ideal reads take their bus time (above): the bound of a perfect prefetch that pays for
+  // the bandwidth it uses, where the default is one that moves its data for free.
+  bool ideal_pays_bus = false;
 };
 
 struct DramStats {

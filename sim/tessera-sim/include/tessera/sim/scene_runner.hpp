@@ -76,6 +76,13 @@ struct RunConfig {
   // chosen by a hash of the line address (DramConfig::ideal_percent; tessera-sim --prefetch
   // ideal:N): the bound of a prefetcher that covers that share of the lines, perfectly timed.
   unsigned ideal_percent = 100;
+  // With ideal_prefetch: the targets' share, when it differs from the textures' (1..100; 0:
+  // ideal_percent; tessera-sim --prefetch ideal:T/G), e.g. every target line (their addresses
+  // follow from the tile) with the share of the texture lines a given record could hold.
+  unsigned ideal_target_percent = 0;
+  // With ideal_prefetch: the ideal reads still take their bus time (DramConfig::ideal_pays_bus;
+  // tessera-sim --prefetch ideal-bus): a perfect prefetch that pays for its bandwidth.
+  bool ideal_pays_bus = false;
   // Scene textures in GPU memory: linear rows (false) or 4x4-texel blocks in Morton order
   // (RASTER.TEX_CTRL.tiled, docs/raster.md "Texture layout"); tessera-sim --texture-layout.
   bool tiled_textures = false;
