@@ -416,12 +416,11 @@ struct IdealBound {
   // the bound's curve of coverage is drawn from these alone: one share for every line, free
   bool uniform_free() const { return !pays_bus && (target_percent == 0 || target_percent == percent); }
   bool whole() const { return uniform_free() && percent == 100; }
+  // what the bench's line says is read at once: "the data of", "N % of the lines of", ...
   std::string describe() const {
-    std::string share = target_percent && target_percent != percent
-                            ? fmt::format("{} % of the texture lines and {} % of the target lines of", percent, target_percent)
-                        : percent == 100 ? std::string("the data of")
-                                         : fmt::format("{} % of the lines of", percent);
-    return share;
+    if (target_percent && target_percent != percent)
+      return fmt::format("{} % of the texture lines and {} % of the target lines of", percent, target_percent);
+    return percent == 100 ? std::string("the data of") : fmt::format("{} % of the lines of", percent);
   }
 };
 bool prefetch_ideal(const std::string& x) {
@@ -1410,12 +1409,12 @@ int cmd_bench(const BenchArgs& b) {
       runner.set_two_level(p.mode == "two-level", "bench --mode " + p.mode);
       for (uint32_t f = 0; f < b.frames; ++f) {
         check_cancel();
-        const FrameStats fs = runner.run_frame(f);
+        const FrameStats frame = runner.run_frame(f);
         if (f == 0 && !fst) {
           first_frame_wait = 0;
-          for (const auto& sl : fs.slices) first_frame_wait += sl.cycles[2];
+          for (const auto& sl : frame.slices) first_frame_wait += sl.cycles[2];
         }
-        add(total, fs);
+        add(total, frame);
       }
       runner.close();
       if (fst) fs::remove_all(tmp);
